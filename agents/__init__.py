@@ -1,0 +1,12 @@
+"""Policies that play any cardenvs env: the protocol, random play, rule-based bots and trained checkpoints.
+
+>>> import cardenvs, agents
+>>> env = cardenvs.make("verish_ne_verish-v0")
+>>> bot = agents.make_policy("verish_ne_verish/rule", env, seed=0)
+"""
+
+from agents.base import Policy, PolicyContext
+from agents.random_policy import RandomPolicy
+from agents.registry import POLICIES, make_policy, policy_names
+
+__all__ = ["POLICIES", "Policy", "PolicyContext", "RandomPolicy", "make_policy", "policy_names"]

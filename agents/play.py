@@ -1,0 +1,50 @@
+"""Playing whole episodes with one policy per seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agents.base import Policy
+
+
+@dataclass
+class EpisodeResult:
+    """Returns per seat, the number of decisions, and whether the step cap cut the game."""
+
+    returns: list[float]
+    decisions: int
+    truncated: bool
+    events: list[dict[str, Any]]
+
+
+def play_episode(
+    env: Any,
+    policies: Sequence[Policy],
+    seed: int,
+    on_decision: Callable[[str, int], None] | None = None,
+) -> EpisodeResult:
+    """Reset ``env`` with ``seed`` and play it out; ``policies[i]`` plays ``player_i``.
+
+    ``on_decision(agent, action)`` is called after each decision (for printing or logging)."""
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    for i, policy in enumerate(policies):
+        policy.reset(seed=seed * 1_000 + i)
+    returns = dict.fromkeys(raw.possible_agents, 0.0)
+    decisions = 0
+    truncated = False
+    for agent in env.agent_iter():
+        obs, reward, terminated, trunc, _ = env.last()
+        returns[agent] += reward
+        if terminated or trunc:
+            truncated = truncated or trunc
+            env.step(None)
+            continue
+        action = policies[raw.player_index(agent)].act(obs)
+        env.step(action)
+        decisions += 1
+        if on_decision is not None:
+            on_decision(agent, action)
+    return EpisodeResult([returns[a] for a in raw.possible_agents], decisions, truncated, raw.events.events)

@@ -1,0 +1,41 @@
+"""Policies by name, for tournaments, demos and the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agents.base import Policy, PolicyContext
+from agents.random_policy import RandomPolicy
+
+PolicyFactory = Callable[[PolicyContext, "int | None"], Policy]
+
+
+def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.verish_ne_verish import VerishRuleBot
+
+    return VerishRuleBot(context, seed)
+
+
+POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
+    "random": (None, RandomPolicy),
+    "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
+}
+"""Policy name → (game it is written for, or ``None`` for any game; factory)."""
+
+
+def policy_names(env_id: str | None = None) -> list[str]:
+    """Names of the policies that can play ``env_id`` (all names if ``None``)."""
+    game = None if env_id is None else env_id.split("/")[-1].rsplit("-v", 1)[0]
+    return [name for name, (g, _) in POLICIES.items() if g is None or game is None or g == game]
+
+
+def make_policy(name: str, env_or_context: Any, seed: int | None = None) -> Policy:
+    """Build policy ``name`` for an env (or a :class:`PolicyContext`)."""
+    context = env_or_context if isinstance(env_or_context, PolicyContext) else PolicyContext.from_env(env_or_context)
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}; available for {context.env_id}: {policy_names(context.env_id)}")
+    game, factory = POLICIES[name]
+    if game is not None and game not in context.env_id:
+        raise ValueError(f"policy {name!r} plays {game}, not {context.env_id}")
+    return factory(context, seed)

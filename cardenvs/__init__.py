@@ -1,0 +1,36 @@
+"""cardenvs: PettingZoo AEC environments for imperfect-information card games.
+
+>>> import cardenvs
+>>> env = cardenvs.make("verish_ne_verish-v0", num_players=3)
+>>> env.reset(seed=0)
+
+Every id in :data:`ENV_IDS` is also registered with PettingZoo: ``pettingzoo.make("aec", id)``.
+Importing this package does not import torch or stable-baselines3.
+"""
+
+from cardenvs.core.errors import (
+    ActionTypeError,
+    CardenvsError,
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionError,
+)
+from cardenvs.registry import ENV_IDS, GAMES, definition, make, make_raw, register_all
+
+__version__ = "0.1.0"
+
+register_all()
+
+__all__ = [
+    "ENV_IDS",
+    "GAMES",
+    "ActionTypeError",
+    "CardenvsError",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "definition",
+    "make",
+    "make_raw",
+    "register_all",
+]

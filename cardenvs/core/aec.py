@@ -1,0 +1,248 @@
+"""The one PettingZoo AEC adapter shared by every game.
+
+:class:`CardGameEnv` wraps any :class:`~cardenvs.core.engine.RulesEngine` and does all the PettingZoo
+bookkeeping: agent names ``player_0…``, spaces, rewards and their accumulation, terminations, truncation at
+a step cap, the illegal-action policy, action type checks, the event log and ``render_mode="ansi"``.
+Game modules only supply a :class:`~cardenvs.core.engine.GameDefinition`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from cardenvs.core.engine import GameDefinition, RulesEngine
+from cardenvs.core.errors import ActionTypeError, GameOverError, IllegalActionError, InvalidOptionError
+from cardenvs.core.events import EventLog
+from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.options import build_options
+from cardenvs.core.seating import agent_name
+
+IllegalActionPolicy = Literal["raise", "penalize"]
+MAX_REDEALS = 100
+
+
+class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    """PettingZoo AEC environment over one rules engine.
+
+    Args:
+        definition: the game.
+        render_mode: ``None`` or ``"ansi"`` (``render()`` then returns the table as text).
+        max_steps: decisions after which the episode is truncated (a draw); ``None`` takes the game's default.
+        illegal_action: ``"raise"`` (default) raises :class:`IllegalActionError` naming the reason;
+            ``"penalize"`` follows the PettingZoo convention: the offender gets ``illegal_penalty``, the
+            others 0, and the episode ends.
+        illegal_penalty: reward of the offender under ``illegal_action="penalize"``.
+        **options: the game's own options (see its docs page); unknown names raise.
+    """
+
+    # PettingZoo reads metadata from the instance; each env adds its own "name" (hence not a ClassVar).
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        definition: GameDefinition[Any],
+        *,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        illegal_action: IllegalActionPolicy = "raise",
+        illegal_penalty: float = -1.0,
+        **options: Any,
+    ):
+        super().__init__()
+        env_id = definition.env_id
+        if render_mode not in (None, "ansi"):
+            raise InvalidOptionError(f"render_mode must be None or 'ansi' for {env_id}, got {render_mode!r}")
+        if illegal_action not in ("raise", "penalize"):
+            raise InvalidOptionError(
+                f"illegal_action must be 'raise' or 'penalize' for {env_id}, got {illegal_action!r}"
+            )
+        if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
+            raise InvalidOptionError(f"max_steps must be a positive int or None for {env_id}, got {max_steps!r}")
+        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)):
+            raise InvalidOptionError(f"illegal_penalty must be a number for {env_id}, got {illegal_penalty!r}")
+        self.definition = definition
+        self.options = build_options(definition.options_type, options, game=env_id)
+        self.render_mode = render_mode
+        self.max_steps = max_steps if max_steps is not None else definition.default_max_steps(self.options)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.metadata = {**CardGameEnv.metadata, "name": f"{definition.name}_v{definition.version}"}
+
+        n = definition.num_players(self.options)
+        self.possible_agents = [agent_name(i) for i in range(n)]
+        self._player_of = {a: i for i, a in enumerate(self.possible_agents)}
+        probe = definition.new_game(self.options, np.random.default_rng(0))
+        self.layout: ObservationLayout = probe.layout
+        self.action_table: ActionTable = probe.actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(self.layout.low, self.layout.high, (self.layout.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.action_table.size,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.action_table.size) for a in self.possible_agents}
+        self._no_mask = np.zeros(self.action_table.size, dtype=np.int8)
+        self._rng: np.random.Generator | None = None
+        self.game: RulesEngine[Any] | None = None
+        self.agents: list[str] = []
+        self.num_steps = 0
+        self._rewards_dirty = False
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game. ``seed`` makes the whole episode reproducible; ``options`` is accepted for API
+        compatibility and not used (game options are fixed at construction)."""
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        game = self.definition.new_game(self.options, self._rng)
+        for _ in range(MAX_REDEALS):  # a deal that decides the game before any decision is dealt again
+            if not game.is_terminal:
+                break
+            game = self.definition.new_game(self.options, self._rng)
+        else:
+            raise RuntimeError(f"{self.definition.env_id}: {MAX_REDEALS} deals in a row ended before any decision")
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.num_steps = 0
+        self._rewards_dirty = False
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        player = self._player_of[agent]
+        if player == game.current_player and not (self.terminations[agent] or self.truncations[agent]):
+            mask = game.legal_mask().copy()
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": game.observation(player), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        game = self._require_game()
+        if not self.agents:
+            raise GameOverError(
+                f"{self.definition.env_id}: the episode is over and every agent has been stepped out; call reset()"
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ActionTypeError(
+                    f"{agent} has finished (terminated or truncated); the only valid action is None, got {action!r}"
+                )
+            self._was_dead_step(None)
+            return
+        action_id = self._action_id(action)
+        if self._rewards_dirty:
+            self._clear_rewards()
+            self._rewards_dirty = False
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            game.apply(action_id)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._end_with_penalty(agent, str(error))
+            return
+        self.num_steps += 1
+        earned = game.take_rewards()
+        if earned is not None:
+            for a, r in zip(self.possible_agents, earned, strict=False):
+                self.rewards[a] = float(r)
+            self._rewards_dirty = True
+        if game.is_terminal:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        elif self.num_steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a]["truncated_at_step"] = self.num_steps
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        if self._rewards_dirty:
+            self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without render_mode; create the env with render_mode='ansi'")
+            return None
+        return self._require_game().render_text()
+
+    def state(self) -> np.ndarray:
+        """PRIVILEGED global state for centralised critics: every player's observation, in seat order."""
+        game = self._require_game()
+        return np.concatenate([game.observation(p) for p in range(len(self.possible_agents))])
+
+    def close(self) -> None:
+        """Nothing to release (no window, no subprocess)."""
+
+    # ------------------------------------------------------------------ cardenvs extras
+    @property
+    def events(self) -> EventLog:
+        """The episode's structured event log (all parts; filter with ``visible_to(seat)``)."""
+        return self._require_game().events
+
+    def privileged_state(self) -> dict[str, Any]:
+        """PRIVILEGED full state (all hands) as JSON-serialisable data, for debugging and analysis."""
+        return self._require_game().privileged_state()
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action id."""
+        return self.action_table.name(action)
+
+    def legal_moves(self) -> list[Hashable]:
+        """Complete moves available to the agent to act, from the current decision point."""
+        return self._require_game().legal_moves()
+
+    def move_actions(self, move: Hashable) -> list[int]:
+        """The action ids that make ``move`` from the current decision point."""
+        return self._require_game().move_actions(move)
+
+    def player_index(self, agent: str) -> int:
+        """Player index of an agent name."""
+        return self._player_of[agent]
+
+    # ------------------------------------------------------------------ internals
+    def _require_game(self) -> RulesEngine[Any]:
+        if self.game is None:
+            raise GameOverError(f"{self.definition.env_id}: call reset() before using the environment")
+        return self.game
+
+    def _action_id(self, action: Any) -> int:
+        if type(action) is int:
+            return action
+        if isinstance(action, np.integer):
+            return int(action)
+        if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+            return int(action.reshape(()))
+        raise ActionTypeError(
+            f"{self.definition.env_id}: an action must be an integer id in 0..{self.action_table.size - 1} "
+            f"(int or NumPy integer), got {action!r} of type {type(action).__name__}"
+        )
+
+    def _end_with_penalty(self, agent: str, reason: str) -> None:
+        for a in self.agents:
+            self.rewards[a] = self.illegal_penalty if a == agent else 0.0
+        self._rewards_dirty = True
+        self.infos[agent]["illegal_action"] = reason
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self._deads_step_first()

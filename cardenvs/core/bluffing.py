@@ -1,0 +1,312 @@
+"""The claim, pile and challenge machinery of the bluffing games (Verish' ne verish', Yukushi).
+
+Suits never matter in these games, so a hand is a vector of rank counts (lossless). A :class:`ClaimTable`
+holds the hands, the face-down pile of the current round, the play under construction, and what each
+player knows for certain about the others' hands. Games drive it and keep their own turn logic.
+
+Composite plays are built in sub-steps by the same player: (lead only) ``declare`` a rank, then ``pick``
+one card at a time in non-decreasing rank order, then ``done``. The order rule gives every multiset of
+cards exactly one path, so masks are exact and a random policy draws moves without path bias. A play
+commits by itself once no further pick is possible (``max_play`` reached or no rank left to pick).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardenvs.core.layout import ObservationLayout
+
+
+@dataclass(slots=True)
+class Play:
+    """One face-down play of a round."""
+
+    seat: int
+    cards: np.ndarray
+    """Rank counts of the cards actually placed."""
+    count: int
+    """Number of cards placed (public unless a game hides it)."""
+    declared_rank: int
+    declared_count: int
+
+    def is_truthful(self) -> bool:
+        """True iff every card has the declared rank and the number placed equals the declared count."""
+        return bool(self.cards[self.declared_rank] == self.count == self.declared_count)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeOutcome:
+    """What a challenge revealed and who took the pile."""
+
+    challenger: int
+    owner: int
+    lie: bool
+    taker: int
+    revealed: tuple[int, ...]
+    """Ranks of the turned-over cards (public)."""
+    pile_size: int
+
+
+def multisets(counts: Sequence[int], max_size: int, min_rank: int = 0) -> Iterator[tuple[int, ...]]:
+    """Every non-empty multiset of ranks (as a sorted tuple) of at most ``max_size`` cards drawable from
+    ``counts``, using ranks ``>= min_rank`` only."""
+    pool = [r for r in range(min_rank, len(counts)) for _ in range(int(counts[r]))]
+    seen: set[tuple[int, ...]] = set()
+    for size in range(1, max_size + 1):
+        for combo in itertools.combinations(pool, size):
+            if combo not in seen:
+                seen.add(combo)
+                yield combo
+
+
+def claim_feature_groups(num_players: int, num_ranks: int, deck_size: int) -> list[tuple[str, int, float, str]]:
+    """Observation groups shared by the bluffing games, in the order :meth:`ClaimTable.encode` writes them."""
+    n, r, d = num_players, num_ranks, float(deck_size)
+    return [
+        ("hand", r, 4, "my cards, count per rank"),
+        ("unseen", r, 4, "copies per rank not in my hand, not mine in the pile and not removed face up or by me"),
+        ("claim_rank", r, 1, "one-hot rank claimed for the current pile (all 0 when the pile is empty)"),
+        ("pile_size", 1, d, "cards in the face-down pile"),
+        ("pile_plays", 1, d, "plays made on the current pile"),
+        ("my_cards_in_pile", r, 4, "my own cards in the pile, count per rank"),
+        ("last_play_count", 1, d, "cards placed by the latest play"),
+        ("last_play_by", n, 1, "one-hot relative seat of the latest play's owner"),
+        ("pile_by_seat", n, d, "cards each relative seat put into the current pile"),
+        ("hand_sizes", n, d, "cards held by each relative seat"),
+        ("known_held", (n - 1) * r, 4, "per other relative seat: cards of each rank I know for certain it still holds"),
+        ("to_act", n, 1, "one-hot relative seat of the player to decide"),
+        ("building_rank", r, 1, "(my turn) one-hot rank declared for the play I am building"),
+        ("building_cards", r, 4, "(my turn) cards picked so far for the play I am building"),
+    ]
+
+
+class ClaimTable:
+    """Hands, the current face-down pile, the play under construction and certain knowledge of hands."""
+
+    def __init__(self, num_players: int, num_ranks: int, rank_totals: Sequence[int], max_play: int):
+        n, r = num_players, num_ranks
+        self.num_players = n
+        self.num_ranks = r
+        self.max_play = max_play
+        self.rank_totals = np.asarray(rank_totals, dtype=np.int16)
+        self.hands = np.zeros((n, r), dtype=np.int16)
+        self.hand_sizes = [0] * n
+        self.plays: list[Play] = []
+        self.claim_rank = -1
+        self.pile_by_seat = np.zeros((n, r), dtype=np.int16)
+        self.pile_count_by_seat = np.zeros(n, dtype=np.int16)
+        self.pile_size = 0
+        self.known_held = np.zeros((n, n, r), dtype=np.int16)
+        """``known_held[o, h, k]``: cards of rank ``k`` that player ``o`` knows for certain ``h`` holds."""
+        self.removed_public = np.zeros(r, dtype=np.int16)
+        """Cards removed face up (Verish' quads), per rank."""
+        self.removed_own = np.zeros((n, r), dtype=np.int16)
+        """Each player's own cards removed face down (Yukushi's flushes), per rank."""
+        self.building_rank = -1
+        self.building = np.zeros(r, dtype=np.int16)
+        self.building_count = 0
+        self.building_min = 0
+
+    # ------------------------------------------------------------------ hands
+    def set_hand(self, seat: int, counts: Sequence[int] | np.ndarray) -> None:
+        self.hands[seat] = counts
+        self.hand_sizes[seat] = int(self.hands[seat].sum())
+
+    def remove_cards(self, seat: int, counts: np.ndarray, *, public: bool) -> None:
+        """Take cards out of the game from ``seat``'s hand (face up if ``public``, else face down)."""
+        self.hands[seat] -= counts
+        self.hand_sizes[seat] -= int(counts.sum())
+        if public:
+            self.removed_public += counts
+            self.known_held[:, seat] = np.maximum(self.known_held[:, seat] - counts, 0)
+        else:
+            self.removed_own[seat] += counts
+
+    # ------------------------------------------------------------------ building a play
+    def can_pick(self, seat: int) -> bool:
+        """Whether ``seat`` may add another card to the play under construction."""
+        if self.building_count >= self.max_play:
+            return False
+        hand, building = self.hands[seat], self.building
+        return any(hand[k] > building[k] for k in range(self.building_min, self.num_ranks))
+
+    def pickable(self, seat: int) -> list[int]:
+        """Ranks ``seat`` may pick next (non-decreasing order, cards still unpicked, room left)."""
+        if self.building_count >= self.max_play:
+            return []
+        hand, building = self.hands[seat], self.building
+        return [k for k in range(self.building_min, self.num_ranks) if hand[k] > building[k]]
+
+    def pick(self, rank: int) -> None:
+        self.building[rank] += 1
+        self.building_count += 1
+        self.building_min = rank
+
+    def commit(self, seat: int, declared_rank: int, declared_count: int | None = None) -> Play:
+        """Place the built cards face down as a play claiming ``declared_rank`` (and ``declared_count``)."""
+        cards = self.building.copy()
+        count = self.building_count
+        play = Play(seat, cards, count, declared_rank, count if declared_count is None else declared_count)
+        self.hands[seat] -= cards
+        self.hand_sizes[seat] -= count
+        # Others only know that `count` cards of unknown ranks left the hand.
+        np.maximum(self.known_held[:, seat] - count, 0, out=self.known_held[:, seat])
+        self.plays.append(play)
+        self.claim_rank = declared_rank
+        self.pile_by_seat[seat] += cards
+        self.pile_count_by_seat[seat] += count
+        self.pile_size += count
+        self.building_rank = -1
+        self.building[:] = 0
+        self.building_count = 0
+        self.building_min = 0
+        return play
+
+    def claim_moves(self, seat: int, declarable: Sequence[int]) -> list[ClaimMove]:
+        """Every complete claim ``seat`` can still make: completions of the play under construction; when
+        nothing is built yet on a lead, one per rank in ``declarable`` (ignored once a rank is set)."""
+        if self.building_rank >= 0:
+            ranks: Sequence[int] = (self.building_rank,)
+        elif self.claim_rank >= 0:
+            ranks = (self.claim_rank,)
+        else:
+            ranks = declarable
+        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k])))
+        rest = self.hands[seat] - self.building
+        room = self.max_play - self.building_count
+        extensions: list[tuple[int, ...]] = [()] if built else []
+        extensions.extend(multisets(rest, room, self.building_min))
+        return [ClaimMove(rank, built + ext) for rank in ranks for ext in extensions]
+
+    def claim_actions(self, seat: int, move: ClaimMove, declare_id0: int, pick_id0: int, done_id: int) -> list[int]:
+        """Action ids that finish ``move`` from the current state of the play under construction."""
+        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k])))
+        if move.cards[: len(built)] != built or list(move.cards) != sorted(move.cards):
+            raise ValueError(f"{move} does not extend the cards already picked {built} in rank order")
+        ids = [declare_id0 + move.declared_rank] if self.building_rank < 0 and self.claim_rank < 0 else []
+        ids.extend(pick_id0 + k for k in move.cards[len(built) :])
+        counts = np.bincount(move.cards, minlength=self.num_ranks)
+        hand = self.hands[seat]
+        last = move.cards[-1]
+        if len(move.cards) < self.max_play and any(hand[k] > counts[k] for k in range(last, self.num_ranks)):
+            ids.append(done_id)
+        return ids
+
+    # ------------------------------------------------------------------ resolving the pile
+    def challenge(self, challenger: int, owner_takes_on_lie: bool = True) -> ChallengeOutcome:
+        """Turn over the latest play; the liar (or the wrong challenger) takes the whole pile."""
+        latest = self.plays[-1]
+        lie = not latest.is_truthful()
+        taker = latest.seat if lie and owner_takes_on_lie else challenger
+        revealed = tuple(k for k in range(self.num_ranks) for _ in range(int(latest.cards[k])))
+        size = self.pile_size
+        self._pick_up(taker, latest)
+        return ChallengeOutcome(challenger, latest.seat, lie, taker, revealed, size)
+
+    def _pick_up(self, taker: int, revealed_play: Play) -> None:
+        pile = self.pile_by_seat.sum(axis=0, dtype=np.int16)
+        self.hands[taker] += pile
+        self.hand_sizes[taker] += self.pile_size
+        # Everybody saw the revealed cards; each player knows its own cards in the pile.
+        gained = self.pile_by_seat + revealed_play.cards
+        gained[revealed_play.seat] -= revealed_play.cards
+        self.known_held[:, taker] += gained
+        self.known_held[taker, taker] = 0
+        self._clear_pile()
+
+    def flush(self) -> np.ndarray:
+        """Remove the pile from the game face down; returns what each seat had put in (rank counts)."""
+        contributed = self.pile_by_seat.copy()
+        self.removed_own += contributed
+        self._clear_pile()
+        return contributed
+
+    def _clear_pile(self) -> None:
+        self.plays.clear()
+        self.claim_rank = -1
+        self.pile_by_seat[:] = 0
+        self.pile_count_by_seat[:] = 0
+        self.pile_size = 0
+
+    # ------------------------------------------------------------------ observation
+    def encode(self, obs: np.ndarray, layout: ObservationLayout, me: int, to_act: int) -> None:
+        """Write the shared feature groups of ``me``'s observation into ``obs`` (seat-relative)."""
+        n = self.num_players
+        order = [(me + k) % n for k in range(n)]
+        f = layout.features
+        obs[f["hand"].slice] = self.hands[me]
+        obs[f["unseen"].slice] = (
+            self.rank_totals - self.hands[me] - self.pile_by_seat[me] - self.removed_public - self.removed_own[me]
+        )
+        if self.claim_rank >= 0:
+            obs[f["claim_rank"].offset + self.claim_rank] = 1.0
+            latest = self.plays[-1]
+            obs[f["last_play_count"].offset] = latest.count
+            obs[f["last_play_by"].offset + (latest.seat - me) % n] = 1.0
+        obs[f["pile_size"].offset] = self.pile_size
+        obs[f["pile_plays"].offset] = len(self.plays)
+        obs[f["my_cards_in_pile"].slice] = self.pile_by_seat[me]
+        obs[f["pile_by_seat"].slice] = self.pile_count_by_seat[order]
+        obs[f["hand_sizes"].slice] = [self.hand_sizes[s] for s in order]
+        obs[f["known_held"].slice] = self.known_held[me, order[1:]].ravel()
+        if to_act >= 0:
+            obs[f["to_act"].offset + (to_act - me) % n] = 1.0
+        if to_act == me:
+            if self.building_rank >= 0:
+                obs[f["building_rank"].offset + self.building_rank] = 1.0
+            obs[f["building_cards"].slice] = self.building
+
+    # ------------------------------------------------------------------ leak-test support
+    def redeal_hidden(
+        self, observer: int, to_act: int, rng: np.random.Generator, extra: Sequence[np.ndarray] = ()
+    ) -> None:
+        """Re-deal, in place, every card ``observer`` cannot see: the others' hands (with the play another
+        player is building), their face-down plays in the pile, and the ``extra`` places (e.g. a set-aside
+        card). Every place keeps its size; the observer's own cards and all public facts stay."""
+        builder = to_act if to_act != observer and self.building_count else -1
+        if builder >= 0:
+            self.hands[builder] -= self.building
+        slots: list[np.ndarray] = [*extra, *(self.hands[s] for s in range(self.num_players) if s != observer)]
+        slots.extend(p.cards for p in self.plays if p.seat != observer)
+        if builder >= 0:
+            slots.append(self.building)
+        redeal_slots(slots, rng)
+        if builder >= 0:
+            self.hands[builder] += self.building
+            self.building_min = max(k for k in range(self.num_ranks) if self.building[k])
+        self.pile_by_seat[:] = 0
+        for p in self.plays:
+            self.pile_by_seat[p.seat] += p.cards
+
+
+def redeal_slots(slots: Sequence[np.ndarray], rng: np.random.Generator) -> None:
+    """Shuffle the cards held in ``slots`` (rank-count arrays) among them, each keeping its size; in place."""
+    tokens = np.concatenate([np.repeat(np.arange(len(s)), s) for s in slots])
+    rng.shuffle(tokens)
+    start = 0
+    for s in slots:
+        size = int(s.sum())
+        s[:] = np.bincount(tokens[start : start + size], minlength=len(s))
+        start += size
+
+
+def claim_action_blocks(rank_labels: Sequence[str]) -> list[tuple[str, Sequence[str], str]]:
+    """The ``declare`` / ``pick`` / ``done`` action blocks every bluffing game uses to build a claim."""
+    return [
+        ("declare", rank_labels, "lead: declare the rank claimed for the new pile"),
+        ("pick", rank_labels, "put one card of this rank into the play being built (ranks in non-decreasing order)"),
+        ("done", [""], "finish the play with the cards picked so far (at least one)"),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMove:
+    """A complete claim: the cards placed (sorted ranks) under a declared rank (and declared count)."""
+
+    declared_rank: int
+    cards: tuple[int, ...]
+    declared_count: int | None = None

@@ -1,0 +1,166 @@
+"""The rules-engine protocol every game implements, and the definition that registers a game.
+
+A rules engine is pure game logic, indexed by player (``0..n-1``), with no PettingZoo in sight:
+
+* ``current_player`` is the player to decide (``TERMINAL`` once the game is over);
+* ``legal_mask()`` is the exact action mask of that player, ``illegal_reason(a)`` says why ``a`` is not legal;
+* ``apply(a)`` performs one decision (a whole move or one sub-step of a composite move);
+* ``legal_moves()`` lists complete moves from the current decision point and ``move_actions(m)`` the
+  action ids that make move ``m``: search agents, bots and the conformance kit use them;
+  ``move_in_progress()`` tells whether some sub-steps of a composite move have been taken;
+* ``observation(p)`` is player ``p``'s seat-relative view, laid out by ``layout``;
+* ``take_rewards()`` hands over rewards earned since the last call (terminal, or per game of a match);
+* ``events`` is the structured log; ``privileged_state()`` the full state, for critics and debugging;
+* ``resample_hidden(p, rng)`` re-deals every card ``p`` cannot see (the conformance kit's leak test);
+* ``card_multiset()`` lists every card wherever it lies (the conservation check).
+
+The single PettingZoo adapter (:mod:`cardenvs.core.aec`) turns any such engine into an AEC env.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Self, TypeVar
+
+import numpy as np
+
+from cardenvs.core.errors import IllegalActionError
+from cardenvs.core.events import EventLog
+from cardenvs.core.layout import ActionTable, ObservationLayout
+
+TERMINAL = -1
+"""``current_player`` of a finished game."""
+
+OptionsT = TypeVar("OptionsT")
+
+
+class RulesEngine(ABC, Generic[OptionsT]):
+    """Base class of the pure rules engines (see the module docstring for the protocol)."""
+
+    options: OptionsT
+    num_players: int
+    current_player: int
+    events: EventLog
+    layout: ObservationLayout
+    actions: ActionTable
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @property
+    def num_actions(self) -> int:
+        return self.actions.size
+
+    _mask_cache: np.ndarray | None = None
+
+    def legal_mask(self) -> np.ndarray:
+        """Exact ``int8`` mask over all action ids for ``current_player``.
+
+        Cached until the next action: treat it as read-only."""
+        if self._mask_cache is None:
+            self._mask_cache = self._legal_mask()
+        return self._mask_cache
+
+    @abstractmethod
+    def _legal_mask(self) -> np.ndarray:
+        """Build the exact mask of the current decision point."""
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of ``current_player``, ascending."""
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    @abstractmethod
+    def illegal_reason(self, action: int) -> str | None:
+        """``None`` if ``action`` is legal now, else a sentence saying why it is not."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Perform a legal action (the caller has checked legality)."""
+
+    def apply(self, action: int) -> None:
+        """Perform ``action`` for ``current_player``; raise :class:`IllegalActionError` with the reason if illegal."""
+        if self.current_player == TERMINAL:
+            raise IllegalActionError("the game is over; no action is legal")
+        if not 0 <= action < self.actions.size or not self.legal_mask()[action]:
+            reason = self.illegal_reason(action) or "it is masked out"
+            raise IllegalActionError(
+                f"action {action} ({self.describe_action(action)}) is illegal for player "
+                f"{self.current_player}: {reason}. Legal now: {self.describe_legal()}"
+            )
+        self._mask_cache = None
+        self._apply(action)
+
+    @abstractmethod
+    def legal_moves(self) -> list[Hashable]:
+        """Every complete move the current player can still make from this decision point."""
+
+    @abstractmethod
+    def move_actions(self, move: Hashable) -> list[int]:
+        """The action ids, from the current decision point, that make ``move``."""
+
+    def move_in_progress(self) -> bool:
+        """Whether the current player is part-way through a composite move (some sub-steps taken)."""
+        return False
+
+    @abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """Seat-relative ``float32`` observation of ``player``, laid out by ``self.layout``."""
+
+    @abstractmethod
+    def take_rewards(self) -> Sequence[float] | np.ndarray | None:
+        """Rewards earned since the last call, one per player, or ``None`` if there are none."""
+
+    @abstractmethod
+    def privileged_state(self) -> dict[str, Any]:
+        """The complete state as JSON-serialisable data (all hands): for critics and debugging only."""
+
+    @abstractmethod
+    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+        """A copy in which every card ``observer`` cannot see is re-dealt among the hidden places."""
+
+    @abstractmethod
+    def card_multiset(self) -> list[int]:
+        """Every card of the game wherever it lies (hands, piles, stock, discards), for conservation checks."""
+
+    @abstractmethod
+    def render_text(self) -> str:
+        """A readable, omniscient picture of the table (all hands shown)."""
+
+    def clone(self) -> Self:
+        """An independent deep copy."""
+        return copy.deepcopy(self)
+
+    def describe_action(self, action: int) -> str:
+        """Readable name of an action id."""
+        return self.actions.name(action) if 0 <= action < self.actions.size else "out of range"
+
+    def describe_legal(self, limit: int = 12) -> str:
+        """Names of the legal actions (the first ``limit``) for error messages."""
+        legal = self.legal_actions()
+        names = [f"{a}={self.describe_action(a)}" for a in legal[:limit]]
+        more = f", … ({len(legal)} in all)" if len(legal) > limit else ""
+        return ", ".join(names) + more
+
+
+@dataclass(frozen=True)
+class GameDefinition(Generic[OptionsT]):
+    """Everything the adapter and the registry need to know about one game."""
+
+    name: str
+    """Module-style name, e.g. ``verish_ne_verish``."""
+    version: int
+    options_type: type[OptionsT]
+    new_game: Callable[[OptionsT, np.random.Generator], RulesEngine[OptionsT]]
+    default_max_steps: Callable[[OptionsT], int]
+    num_players: Callable[[OptionsT], int]
+    variants: tuple[dict[str, Any], ...] = ({},)
+    """Option sets the conformance kit must cover: every player count and every rule variant."""
+
+    @property
+    def env_id(self) -> str:
+        """PettingZoo registry id, e.g. ``cardenvs/verish_ne_verish-v0``."""
+        return f"cardenvs/{self.name}-v{self.version}"

@@ -1,0 +1,64 @@
+"""The structured, JSON-serialisable event log every engine keeps.
+
+An event is a plain dict::
+
+    {"kind": "play", "player": 2, "public": {...}, "private": {2: {...}}, "secret": {...}}
+
+``public`` is seen by everybody, ``private[seat]`` only by that seat, and ``secret`` by nobody at the
+table (ground truth kept for replays, tournament metrics and debugging, e.g. whether a claim was true).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Event = dict[str, Any]
+
+
+class EventLog:
+    """An append-only list of events with views per observer."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(
+        self,
+        kind: str,
+        player: int | None = None,
+        public: dict[str, Any] | None = None,
+        private: dict[int, dict[str, Any]] | None = None,
+        secret: dict[str, Any] | None = None,
+    ) -> None:
+        """Append one event; omitted parts are stored as empty."""
+        self.events.append(
+            {"kind": kind, "player": player, "public": public or {}, "private": private or {}, "secret": secret or {}}
+        )
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.events)
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """All events of one kind, in order."""
+        return [e for e in self.events if e["kind"] == kind]
+
+    def visible_to(self, seat: int) -> list[Event]:
+        """The log as ``seat`` saw it: public parts plus that seat's private parts, no secrets."""
+        return [
+            {"kind": e["kind"], "player": e["player"], **e["public"], **e["private"].get(seat, {})} for e in self.events
+        ]
+
+    def to_json(self) -> str:
+        """The whole log (all parts) as JSON text."""
+        return json.dumps(self.events, default=_jsonable)
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"event value {value!r} is not JSON-serialisable")

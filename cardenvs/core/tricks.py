@@ -1,0 +1,74 @@
+"""Shared trick-taking machinery: the trick in progress, trick winners, follow-suit options and the
+public record of played cards.
+
+Cards are ``int`` ids of the game's own choosing (card ids of :mod:`cardenvs.core.cards`, or rank
+indices in games where suits do not matter); the game supplies the strength ``key`` of each card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(slots=True)
+class Trick:
+    """The cards played to one trick so far, in order."""
+
+    leader: int
+    seats: list[int] = field(default_factory=list)
+    cards: list[int] = field(default_factory=list)
+    led_suit: int = -1
+    """Suit to follow (the suit of the lead, or the suit named when a joker is led); -1 before the lead."""
+
+    def add(self, seat: int, card: int) -> None:
+        self.seats.append(seat)
+        self.cards.append(card)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def winner(self, key: Callable[[int, int], float], ties_to_last: bool = False) -> int:
+        """Seat that wins: highest ``key(card, position)``; equal keys go to the earlier card unless
+        ``ties_to_last`` (Kyuuri: the last-played of the highest rank wins)."""
+        return self.seats[winning_position([key(c, i) for i, c in enumerate(self.cards)], ties_to_last)]
+
+
+def winning_position(keys: Sequence[float], ties_to_last: bool = False) -> int:
+    """Index of the highest key; among equals the first, or the last if ``ties_to_last``."""
+    best = 0
+    for i in range(1, len(keys)):
+        if keys[i] > keys[best] or (ties_to_last and keys[i] == keys[best]):
+            best = i
+    return best
+
+
+def follow_suit_options(hand: Iterable[int], led_suit: int, suit_of: Callable[[int], int]) -> list[int]:
+    """Cards of ``hand`` allowed under "follow suit if you can, else anything" (wild cards handled by the game)."""
+    cards = list(hand)
+    following = [c for c in cards if suit_of(c) == led_suit]
+    return following if following else cards
+
+
+class PlayedCards:
+    """Who played which card this deal: counts per seat over a card vocabulary (public information)."""
+
+    def __init__(self, num_players: int, vocabulary: int):
+        self.by_seat = np.zeros((num_players, vocabulary), dtype=np.int8)
+
+    def record(self, seat: int, card: int) -> None:
+        self.by_seat[seat, card] += 1
+
+    def clear(self) -> None:
+        self.by_seat[:] = 0
+
+    def relative(self, me: int) -> np.ndarray:
+        """Rows reordered seat-relative (me first, then in play order), flattened."""
+        n = self.by_seat.shape[0]
+        return self.by_seat[[(me + k) % n for k in range(n)]].ravel()
+
+    def all_played(self) -> np.ndarray:
+        """Counts of every card played by anybody."""
+        return self.by_seat.sum(axis=0)

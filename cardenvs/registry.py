@@ -1,0 +1,52 @@
+"""The list of cardenvs games and their registration with PettingZoo's registry."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pettingzoo
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.core.errors import InvalidOptionError
+
+NAMESPACE = "cardenvs"
+GAMES: dict[str, tuple[int, str]] = {
+    "verish_ne_verish": (0, "cardenvs.verish_ne_verish.env"),
+}
+"""Game name → (version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
+
+ENV_IDS: tuple[str, ...] = tuple(f"{NAMESPACE}/{name}-v{v}" for name, (v, _) in GAMES.items())
+"""Every registered id, e.g. ``cardenvs/verish_ne_verish-v0``."""
+
+
+def register_all() -> None:
+    """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-v0")``)."""
+    for env_id, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
+
+
+def _module_of(env_id: str) -> Any:
+    full = env_id if env_id.startswith(f"{NAMESPACE}/") else f"{NAMESPACE}/{env_id}"
+    for known, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
+        if known == full:
+            return importlib.import_module(module)
+    raise InvalidOptionError(f"unknown environment id {env_id!r}; registered ids: {', '.join(ENV_IDS)}")
+
+
+def definition(env_id: str) -> GameDefinition[Any]:
+    """The :class:`GameDefinition` behind an id (``"verish_ne_verish-v0"`` or with the namespace)."""
+    return _module_of(env_id).DEFINITION
+
+
+def make(env_id: str, *, raw: bool = False, **options: Any) -> Any:
+    """Create an env by id (namespace optional). ``raw=True`` skips PettingZoo's order-enforcing wrapper."""
+    module = _module_of(env_id)
+    return module.raw_env(**options) if raw else module.env(**options)
+
+
+def make_raw(env_id: str, **options: Any) -> CardGameEnv:
+    """The unwrapped :class:`CardGameEnv` for an id."""
+    return make(env_id, raw=True, **options)

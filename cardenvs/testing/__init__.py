@@ -1,0 +1,43 @@
+"""The cardenvs conformance kit, shipped with the package so that any game can be checked.
+
+>>> from cardenvs.testing import run_kit
+>>> run_kit("verish_ne_verish-v0", {"num_players": 3}, games=20)
+
+The checks: PettingZoo ``api_test``/``seed_test`` with a warning allowlist; exact masks against the
+engine's own ``legal_moves()``; the hidden-information test (re-deals and hidden choices); card
+conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
+pickle mid-game; ANSI rendering. Golden transcripts live in :mod:`cardenvs.testing.golden`.
+"""
+
+from cardenvs.testing.checks import (
+    WARNING_ALLOWLIST,
+    ConformanceError,
+    check_card_conservation,
+    check_copy_and_pickle,
+    check_determinism,
+    check_distinct_deals,
+    check_episode_bounds,
+    check_hidden_information,
+    check_masks,
+    check_pettingzoo_api,
+    check_render,
+)
+from cardenvs.testing.golden import transcript
+from cardenvs.testing.kit import KitReport, run_kit
+
+__all__ = [
+    "WARNING_ALLOWLIST",
+    "ConformanceError",
+    "KitReport",
+    "check_card_conservation",
+    "check_copy_and_pickle",
+    "check_determinism",
+    "check_distinct_deals",
+    "check_episode_bounds",
+    "check_hidden_information",
+    "check_masks",
+    "check_pettingzoo_api",
+    "check_render",
+    "run_kit",
+    "transcript",
+]

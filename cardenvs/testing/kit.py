@@ -1,0 +1,36 @@
+"""Run every conformance check on one env id and option set."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardenvs.testing import checks
+
+
+@dataclass
+class KitReport:
+    """What the kit checked, for logs and for asserting that the checks had power."""
+
+    env_id: str
+    options: dict[str, Any]
+    mask_decisions: int = 0
+    leak_stats: dict[str, int] = field(default_factory=dict)
+    truncated_share: float = 0.0
+
+
+def run_kit(env_id: str, options: Mapping[str, Any] | None = None, games: int = 20, seed: int = 0) -> KitReport:
+    """Run all checks; raise :class:`~cardenvs.testing.checks.ConformanceError` at the first failure."""
+    opts = dict(options or {})
+    report = KitReport(env_id, opts)
+    checks.check_pettingzoo_api(env_id, opts)
+    report.mask_decisions = checks.check_masks(env_id, opts, games, seed)
+    report.leak_stats = checks.check_hidden_information(env_id, opts, max(1, games // 2), seed)
+    checks.check_card_conservation(env_id, opts, games, seed)
+    report.truncated_share = checks.check_episode_bounds(env_id, opts, games, seed)
+    checks.check_determinism(env_id, opts, seed)
+    checks.check_distinct_deals(env_id, opts)
+    checks.check_copy_and_pickle(env_id, opts, seed)
+    checks.check_render(env_id, opts, seed)
+    return report

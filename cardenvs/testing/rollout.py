@@ -1,0 +1,66 @@
+"""Seeded random rollouts of an env, with a hook at every decision (the kit's workhorse)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.registry import make_raw
+
+
+def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action id."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+@dataclass
+class Decision:
+    """One decision point met during a rollout."""
+
+    env: CardGameEnv
+    agent: str
+    observation: dict[str, np.ndarray]
+    step: int
+
+
+def decisions(env_id: str, options: Mapping[str, Any], seed: int) -> Iterator[Decision]:
+    """Play one seeded game with random legal actions, yielding every decision before its action is taken.
+
+    The action is drawn after the consumer has handled the decision, from an RNG of its own, so a consumer
+    may inspect (but not step) the env."""
+    env = make_raw(env_id, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed + 1_000_003)
+    step = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        yield Decision(env, agent, obs, step)
+        env.step(random_legal_action(obs["action_mask"], rng))
+        step += 1
+
+
+def trace_digest(env_id: str, options: Mapping[str, Any], seed: int) -> str:
+    """SHA-256 of everything a seeded random game produces (observations, masks, rewards, flags, events)."""
+    env = make_raw(env_id, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed + 1_000_003)
+    h = hashlib.sha256()
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        h.update(agent.encode())
+        h.update(obs["observation"].tobytes())
+        h.update(obs["action_mask"].tobytes())
+        h.update(np.float64(reward).tobytes())
+        h.update(bytes([terminated, truncated]))
+        env.step(None if terminated or truncated else random_legal_action(obs["action_mask"], rng))
+    h.update(env.events.to_json().encode())
+    return h.hexdigest()

@@ -1,0 +1,59 @@
+"""Observation layout and encoder of Verish' ne verish' (seat-relative: me first, then clockwise)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cardenvs.core.bluffing import claim_feature_groups
+from cardenvs.core.layout import ObservationLayout
+
+if TYPE_CHECKING:
+    from cardenvs.verish_ne_verish.rules import VerishGame
+
+PHASES = ("quad_decision", "declare", "challenge_or_pick", "picking")
+
+
+@cache
+def observation_layout(num_players: int, num_ranks: int, deck_size: int, n_games: int = 1) -> ObservationLayout:
+    """The named layout for ``num_players`` players and a deck of ``num_ranks`` ranks."""
+    n = num_players
+    return ObservationLayout(
+        [
+            *claim_feature_groups(n, num_ranks, deck_size),
+            ("discarded", num_ranks, 1, "ranks whose four cards were discarded face up"),
+            ("out", n, 1, "relative seats that have gone out safely"),
+            ("phase", len(PHASES), 1, "(my turn) one-hot: " + ", ".join(PHASES)),
+            ("match_points", n, n_games, "rewards won so far in this match, per relative seat", -n_games),
+            ("games_left", 1, 1, "share of the match's games still to play, this one included"),
+        ]
+    )
+
+
+def encode(game: VerishGame, me: int) -> np.ndarray:
+    """Player ``me``'s observation vector."""
+    layout = game.layout
+    f = layout.features
+    obs = np.zeros(layout.size, dtype=np.float32)
+    table = game.table
+    to_act = game.current_player
+    table.encode(obs, layout, me, to_act)
+    n = game.num_players
+    order = [(me + k) % n for k in range(n)]
+    obs[f["discarded"].slice] = game.discarded
+    obs[f["out"].slice] = [game.out[s] for s in order]
+    if to_act == me:
+        if game.quad_queue:
+            phase = 0
+        elif game.leading and table.building_rank < 0:
+            phase = 1
+        elif not game.leading and table.building_count == 0:
+            phase = 2
+        else:
+            phase = 3
+        obs[f["phase"].offset + phase] = 1.0
+    obs[f["match_points"].slice] = game.match_points[order]
+    obs[f["games_left"].offset] = (game.options.n_games - game.games_played) / game.options.n_games
+    return obs

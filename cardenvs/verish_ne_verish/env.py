@@ -1,0 +1,47 @@
+"""PettingZoo constructors of ``cardenvs/verish_ne_verish-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import OrderEnforcingWrapper
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
+
+
+def _default_max_steps(options: VerishOptions) -> int:
+    return 3000 * options.n_games
+
+
+def _num_players(options: VerishOptions) -> int:
+    return options.num_players
+
+
+DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
+    name="verish_ne_verish",
+    version=0,
+    options_type=VerishOptions,
+    new_game=VerishGame,
+    default_max_steps=_default_max_steps,
+    num_players=_num_players,
+    variants=(
+        *({"num_players": n} for n in range(2, 7)),
+        *({"num_players": n, "deck_size": 52 if n == 2 else 36} for n in range(2, 7)),
+        {"num_players": 3, "deck_size": 36, "quad_discard_optional": True},
+        {"num_players": 4, "forbid_discarded_rank": True},
+        {"num_players": 5, "reward_mode": "exit_order"},
+        {"num_players": 3, "n_games": 2, "loser_deals_next": True},
+    ),
+)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
+    return CardGameEnv(DEFINITION, **options)
+
+
+def env(**options: Any) -> OrderEnforcingWrapper:
+    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
+    return OrderEnforcingWrapper(raw_env(**options))

@@ -1,0 +1,479 @@
+"""Pure rules engine of Verish' ne verish' (spec: ``shared/rules/verish_ne_verish.md``).
+
+Players ``0..n-1`` sit clockwise and play passes to ``i + 1``. Hands are rank-count vectors over the
+deck's ranks (suits never matter). One engine plays one match of ``n_games`` games (default 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal, Self
+
+import numpy as np
+
+from cardenvs.core.bluffing import ClaimMove, ClaimTable
+from cardenvs.core.cards import RANK_TEXT, SHORT_36, STANDARD_52, Deck, rank_index, rank_of
+from cardenvs.core.engine import TERMINAL, RulesEngine
+from cardenvs.core.errors import InvalidOptionError
+from cardenvs.core.events import EventLog
+from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.options import require
+from cardenvs.core.seating import next_seat
+from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
+from cardenvs.verish_ne_verish.encoding import encode, observation_layout
+
+MAX_PLAY = 3
+RewardMode = Literal["loser", "exit_order"]
+
+
+@dataclass(frozen=True)
+class VerishOptions:
+    """Options of ``cardenvs/verish_ne_verish-v0`` (defaults follow the spec)."""
+
+    num_players: int = 4
+    """2–6 players."""
+    deck_size: int | None = None
+    """36 (6…A) or 52; ``None``: 36 for two players, 52 otherwise (spec A1)."""
+    quad_discard_optional: bool = False
+    """Four of a kind is discarded automatically (seed) or, if true, at the holder's choice (pagat)."""
+    forbid_discarded_rank: bool = False
+    """Forbid declaring a rank whose quad has been discarded (草場's rule, spec A3)."""
+    reward_mode: RewardMode = "loser"
+    """``loser``: loser −1, others +1/(n−1). ``exit_order``: linear in the order of going out, zero-sum."""
+    n_games: int = 1
+    """Games in one episode (a match); rewards are paid at the end of each game."""
+    loser_deals_next: bool = False
+    """In a match, the loser deals the next game (else the deal passes to the left)."""
+    dealer: int | None = None
+    """Dealer of the first game; ``None`` draws one at random."""
+
+    def __post_init__(self) -> None:
+        require(2 <= self.num_players <= 6, f"num_players must be 2–6 for Verish' ne verish', got {self.num_players}")
+        require(self.deck_size in (None, 36, 52), f"deck_size must be 36, 52 or None, got {self.deck_size}")
+        require(self.n_games >= 1, f"n_games must be at least 1, got {self.n_games}")
+        require(
+            self.dealer is None or 0 <= self.dealer < self.num_players,
+            f"dealer must be None or a seat 0..{self.num_players - 1}, got {self.dealer}",
+        )
+
+    @property
+    def deck(self) -> Deck:
+        size = self.deck_size if self.deck_size is not None else (36 if self.num_players == 2 else 52)
+        return SHORT_36 if size == 36 else STANDARD_52
+
+
+@cache
+def _rank_labels(deck: Deck) -> tuple[str, ...]:
+    return tuple(RANK_TEXT[r] for r in deck.ranks())
+
+
+def _per_rank(labels: Sequence[str], counts: Sequence[int]) -> str:
+    return " ".join(f"{label}:{count}" for label, count in zip(labels, counts, strict=True))
+
+
+class VerishGame(RulesEngine[VerishOptions]):
+    """One Verish' ne verish' match (``n_games`` games) from the first deal to the last loser."""
+
+    def __init__(self, options: VerishOptions, rng: np.random.Generator):
+        self._setup(options, rng)
+        self.dealer = options.dealer if options.dealer is not None else int(rng.integers(self.num_players))
+        self._deal_from_deck()
+
+    def _setup(self, options: VerishOptions, rng: np.random.Generator) -> None:
+        self.options = options
+        self.rng = rng
+        self.num_players = options.num_players
+        deck = options.deck
+        self.deck = deck
+        self.canonical_ranks = deck.ranks()
+        self.rank_labels = _rank_labels(deck)
+        self.num_ranks = len(self.canonical_ranks)
+        self.layout: ObservationLayout = observation_layout(
+            self.num_players, self.num_ranks, deck.size, options.n_games
+        )
+        self.actions: ActionTable = action_table(self.rank_labels)
+        a = self.actions
+        self.CHALLENGE = a["challenge"].offset
+        self.DECLARE = a["declare"].offset
+        self.PICK = a["pick"].offset
+        self.DONE = a["done"].offset
+        self.DISCARD = a["discard_quad"].offset
+        self.KEEP = a["keep_quads"].offset
+        self.events = EventLog()
+        self.match_points = np.zeros(self.num_players, dtype=np.float64)
+        self.games_played = 0
+        self._rewards: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def from_deal(
+        cls,
+        options: VerishOptions,
+        hands: Sequence[str],
+        set_aside: str,
+        dealer: int = 0,
+        rng: np.random.Generator | None = None,
+    ) -> Self:
+        """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"7 7 K A"``),
+        ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly."""
+        game = cls.__new__(cls)
+        game._setup(options, rng if rng is not None else np.random.default_rng(0))
+        game.dealer = dealer
+        counts = [game._counts_from_text(h) for h in hands]
+        if len(counts) != options.num_players:
+            raise InvalidOptionError(f"need {options.num_players} hands, got {len(counts)}")
+        aside = game._counts_from_text(set_aside)
+        total = np.sum(counts, axis=0) + aside
+        expected = [game.deck.rank_counts()[r] for r in game.canonical_ranks]
+        if aside.sum() != 1 or list(total) != expected:
+            raise InvalidOptionError(
+                f"the hands plus the set-aside card must be the {game.deck.name} deck exactly: per rank "
+                f"{_per_rank(game.rank_labels, expected)}, got {_per_rank(game.rank_labels, total.tolist())}"
+            )
+        game._start_game(counts, aside)
+        return game
+
+    def _counts_from_text(self, text: str) -> np.ndarray:
+        counts = np.zeros(self.num_ranks, dtype=np.int16)
+        for token in text.split():
+            canonical = rank_index(token)
+            if canonical not in self.canonical_ranks:
+                raise InvalidOptionError(
+                    f"rank {token!r} is not in the {self.deck.name} deck ({' '.join(self.rank_labels)})"
+                )
+            counts[self.canonical_ranks.index(canonical)] += 1
+        return counts
+
+    def _deal_from_deck(self) -> None:
+        cards = self.deck.shuffled(self.rng)
+        aside = np.zeros(self.num_ranks, dtype=np.int16)
+        aside[self.canonical_ranks.index(rank_of(cards[0]))] = 1
+        hands = np.zeros((self.num_players, self.num_ranks), dtype=np.int16)
+        for i, card in enumerate(cards[1:]):
+            hands[(self.dealer + 1 + i) % self.num_players, self.canonical_ranks.index(rank_of(card))] += 1
+        self._start_game(list(hands), aside)
+
+    def _start_game(self, hands: Sequence[np.ndarray], aside: np.ndarray) -> None:
+        n = self.num_players
+        rank_totals = [self.deck.rank_counts()[r] for r in self.canonical_ranks]
+        self.table = ClaimTable(n, self.num_ranks, rank_totals, MAX_PLAY)
+        for seat, counts in enumerate(hands):
+            self.table.set_hand(seat, counts)
+        self.aside = aside
+        self.discarded = np.zeros(self.num_ranks, dtype=bool)
+        self.out = [False] * n
+        self.exit_order: list[int] = []
+        self.quad_queue: list[int] = []
+        self.quad_min = 0
+        self.next_starter = -1
+        self.leading = False
+        self.current_player = TERMINAL
+        self._mask_cache = None
+        self.events.add(
+            "deal",
+            public={"dealer": self.dealer, "hand_sizes": list(self.table.hand_sizes), "game": self.games_played},
+            private={s: {"hand": self._ranks_text(self.table.hands[s])} for s in range(n)},
+            secret={"set_aside": self._ranks_text(aside)},
+        )
+        self.next_starter = (self.dealer + 1) % n
+        seats = self._seats_from(self.next_starter)
+        if self.options.quad_discard_optional:
+            self.quad_queue = [s for s in seats if self._quads(s)]
+        else:
+            for s in seats:
+                self._discard_all_quads(s)
+        self._advance_quad_queue()
+
+    # ------------------------------------------------------------------ engine protocol
+    def _legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        seat = self.current_player
+        if seat == TERMINAL:
+            return mask
+        t = self.table
+        if self.quad_queue:
+            for k in self._quads(seat):
+                if k >= self.quad_min:
+                    mask[self.DISCARD + k] = 1
+            mask[self.KEEP] = 1
+            return mask
+        if self.leading and t.building_rank < 0:
+            for k in self._declarable():
+                mask[self.DECLARE + k] = 1
+            return mask
+        if not self.leading and t.building_count == 0:
+            mask[self.CHALLENGE] = 1
+        for k in t.pickable(seat):
+            mask[self.PICK + k] = 1
+        if t.building_count:
+            mask[self.DONE] = 1
+        return mask
+
+    def illegal_reason(self, action: int) -> str | None:
+        if not 0 <= action < self.actions.size:
+            return f"action ids are 0..{self.actions.size - 1}"
+        if self.current_player == TERMINAL:
+            return "the game is over"
+        if self.legal_mask()[action]:
+            return None
+        t, _seat, a = self.table, self.current_player, action
+        if self.quad_queue:
+            return "the player must first decide which quads to discard (discard_quad or keep_quads)"
+        if a in (self.KEEP,) or self.DISCARD <= a < self.KEEP:
+            return "quads can only be discarded right after the deal or a pick-up, with quad_discard_optional"
+        if a == self.CHALLENGE:
+            return (
+                "a challenge is only possible on a follow turn, before picking any card"
+                if not self.leading
+                else ("the round's first play cannot be challenged: there is nothing to challenge yet")
+            )
+        if self.DECLARE <= a < self.PICK:
+            if not self.leading or t.building_rank >= 0:
+                return "the rank is declared once, by the round's first player; later plays repeat it"
+            return "declaring a rank whose quad was discarded is forbidden (forbid_discarded_rank)"
+        if self.leading and t.building_rank < 0:
+            return "the round's first player must declare a rank first"
+        if a == self.DONE:
+            return "a play needs at least one card"
+        k = a - self.PICK
+        if t.building_count >= MAX_PLAY:
+            return f"a play has at most {MAX_PLAY} cards"
+        if k < t.building_min:
+            return f"cards are picked in non-decreasing rank order (last pick was {self.rank_labels[t.building_min]})"
+        return f"no unpicked {self.rank_labels[k]} in hand"
+
+    def _apply(self, action: int) -> None:
+        seat, t = self.current_player, self.table
+        if self.quad_queue:
+            if action == self.KEEP:
+                self._end_quad_decision()
+            else:
+                rank = action - self.DISCARD
+                self._discard_quad(seat, rank)
+                self.quad_min = rank + 1
+                if not any(k >= self.quad_min for k in self._quads(seat)):
+                    self._end_quad_decision()
+        elif action == self.CHALLENGE:
+            self._challenge(seat)
+        elif action < self.PICK:
+            t.building_rank = action - self.DECLARE
+        elif action < self.DONE:
+            t.pick(action - self.PICK)
+            if not t.can_pick(seat):
+                self._commit(seat)
+        else:
+            self._commit(seat)
+
+    def legal_moves(self) -> list[Hashable]:
+        seat = self.current_player
+        if seat == TERMINAL:
+            return []
+        if self.quad_queue:
+            quads = [k for k in self._quads(seat) if k >= self.quad_min]
+            return [
+                QuadDecision(tuple(k for i, k in enumerate(quads) if bits >> i & 1)) for bits in range(1 << len(quads))
+            ]
+        moves: list[Hashable] = []
+        if not self.leading and self.table.building_count == 0:
+            moves.append(Challenge())
+        moves.extend(self.table.claim_moves(seat, self._declarable()))
+        return moves
+
+    def move_actions(self, move: Hashable) -> list[int]:
+        if isinstance(move, Challenge):
+            return [self.CHALLENGE]
+        if isinstance(move, QuadDecision):
+            ids = [self.DISCARD + k for k in move.discard]
+            remaining = [k for k in self._quads(self.current_player) if k >= self.quad_min and k not in move.discard]
+            if not move.discard or any(k > move.discard[-1] for k in remaining):
+                ids.append(self.KEEP)
+            return ids
+        if isinstance(move, ClaimMove):
+            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE)
+        raise TypeError(f"not a Verish' ne verish' move: {move!r}")
+
+    def move_in_progress(self) -> bool:
+        t = self.table
+        return t.building_rank >= 0 or t.building_count > 0 or (bool(self.quad_queue) and self.quad_min > 0)
+
+    def observation(self, player: int) -> np.ndarray:
+        return encode(self, player)
+
+    def take_rewards(self) -> np.ndarray | None:
+        rewards, self._rewards = self._rewards, None
+        return rewards
+
+    def privileged_state(self) -> dict[str, Any]:
+        t = self.table
+        return {
+            "game": self.games_played,
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "hands": [self._ranks_text(t.hands[s]) for s in range(self.num_players)],
+            "set_aside": self._ranks_text(self.aside),
+            "claim": self.rank_labels[t.claim_rank] if t.claim_rank >= 0 else None,
+            "pile": [
+                {"player": p.seat, "cards": self._ranks_text(p.cards), "declared": self.rank_labels[p.declared_rank]}
+                for p in t.plays
+            ],
+            "building": self._ranks_text(t.building),
+            "discarded": [self.rank_labels[k] for k in np.flatnonzero(self.discarded)],
+            "out": list(self.out),
+            "exit_order": list(self.exit_order),
+            "match_points": self.match_points.tolist(),
+        }
+
+    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+        copy = self.clone()
+        copy.table.redeal_hidden(observer, copy.current_player, rng, extra=[copy.aside])
+        copy._mask_cache = None
+        return copy
+
+    def card_multiset(self) -> list[int]:
+        t = self.table
+        counts = t.hands.sum(axis=0) + t.pile_by_seat.sum(axis=0) + self.aside + 4 * self.discarded
+        return [self.canonical_ranks[k] for k in range(self.num_ranks) for _ in range(int(counts[k]))]
+
+    def render_text(self) -> str:
+        from cardenvs.verish_ne_verish.render import render
+
+        return render(self)
+
+    # ------------------------------------------------------------------ moves
+    def _declarable(self) -> list[int]:
+        if self.options.forbid_discarded_rank:
+            return [k for k in range(self.num_ranks) if not self.discarded[k]]
+        return list(range(self.num_ranks))
+
+    def _commit(self, seat: int) -> None:
+        t = self.table
+        previous = t.plays[-1].seat if t.plays else -1
+        rank = t.building_rank if self.leading else t.claim_rank
+        play = t.commit(seat, rank)
+        self.events.add(
+            "play",
+            seat,
+            public={"count": play.count, "claim": self.rank_labels[rank], "lead": self.leading},
+            private={seat: {"cards": self._ranks_text(play.cards)}},
+            secret={"truthful": play.is_truthful()},
+        )
+        self.leading = False
+        if previous >= 0 and t.hand_sizes[previous] == 0:
+            self._go_out(previous)  # trusted: the previous player's last play is safe
+        if not self._check_game_over():
+            self.current_player = next_seat(seat, [h > 0 for h in t.hand_sizes])
+
+    def _challenge(self, challenger: int) -> None:
+        t = self.table
+        outcome = t.challenge(challenger)
+        self.events.add(
+            "challenge",
+            challenger,
+            public={
+                "owner": outcome.owner,
+                "revealed": [self.rank_labels[k] for k in outcome.revealed],
+                "lie": outcome.lie,
+                "taker": outcome.taker,
+                "pile_size": outcome.pile_size,
+            },
+        )
+        if not outcome.lie and t.hand_sizes[outcome.owner] == 0:
+            self._go_out(outcome.owner)
+        # Lie: the challenger starts. Truthful: the player after the challenger (skipping the empty-handed, A4).
+        self.next_starter = challenger if outcome.lie else (challenger + 1) % self.num_players
+        if self.options.quad_discard_optional:
+            self.quad_queue = [outcome.taker] if self._quads(outcome.taker) else []
+        else:
+            self._discard_all_quads(outcome.taker)
+        self._advance_quad_queue()
+
+    def _start_round(self, starter: int) -> None:
+        self.leading = True
+        self.current_player = starter
+        self._mask_cache = None
+
+    # ------------------------------------------------------------------ quads
+    def _quads(self, seat: int) -> list[int]:
+        hand = self.table.hands[seat]
+        return [k for k in range(self.num_ranks) if hand[k] == 4]
+
+    def _discard_quad(self, seat: int, rank: int) -> None:
+        counts = np.zeros(self.num_ranks, dtype=np.int16)
+        counts[rank] = 4
+        self.table.remove_cards(seat, counts, public=True)
+        self.discarded[rank] = True
+        self.events.add("discard_quad", seat, public={"rank": self.rank_labels[rank]})
+
+    def _discard_all_quads(self, seat: int) -> None:
+        for k in self._quads(seat):
+            self._discard_quad(seat, k)
+
+    def _advance_quad_queue(self) -> None:
+        self.quad_min = 0
+        if self.quad_queue:
+            self.current_player = self.quad_queue[0]
+            self._mask_cache = None
+            return
+        # Quads are settled: players left without cards (and with no play at risk) are out; a round starts.
+        for s in self._seats_from(self.next_starter):
+            if self.table.hand_sizes[s] == 0 and not self.out[s]:
+                self._go_out(s)
+        if not self._check_game_over():
+            starter = self.next_starter
+            if self.table.hand_sizes[starter] == 0:
+                starter = next_seat(starter, [h > 0 for h in self.table.hand_sizes])
+            self._start_round(starter)
+
+    def _end_quad_decision(self) -> None:
+        seat = self.quad_queue.pop(0)
+        self.events.add("keep_quads", seat, public={"kept": [self.rank_labels[k] for k in self._quads(seat)]})
+        self._advance_quad_queue()
+
+    # ------------------------------------------------------------------ end of a game
+    def _go_out(self, seat: int) -> None:
+        self.out[seat] = True
+        self.exit_order.append(seat)
+        self.events.add("out", seat, public={"place": len(self.exit_order)})
+
+    def _check_game_over(self) -> bool:
+        remaining = [s for s in range(self.num_players) if not self.out[s]]
+        if len(remaining) > 1:
+            return False
+        loser = remaining[0]
+        order = [*self.exit_order, loser]
+        rewards = self._game_rewards(order)
+        self.match_points += rewards
+        self._rewards = rewards if self._rewards is None else self._rewards + rewards
+        self.events.add(
+            "game_over",
+            public={"loser": loser, "order": order, "rewards": rewards.tolist(), "game": self.games_played},
+        )
+        self.games_played += 1
+        if self.games_played < self.options.n_games:
+            self.dealer = loser if self.options.loser_deals_next else (self.dealer + 1) % self.num_players
+            self._deal_from_deck()
+        else:
+            self.current_player = TERMINAL
+            self.quad_queue = []
+        self._mask_cache = None
+        return True
+
+    def _game_rewards(self, order: list[int]) -> np.ndarray:
+        n = self.num_players
+        rewards = np.zeros(n, dtype=np.float64)
+        if self.options.reward_mode == "loser":
+            rewards[:] = 1.0 / (n - 1)
+            rewards[order[-1]] = -1.0
+        else:
+            for place, seat in enumerate(order):
+                rewards[seat] = (n - 1 - 2 * place) / (n - 1)
+        return rewards
+
+    # ------------------------------------------------------------------ helpers
+    def _seats_from(self, start: int) -> list[int]:
+        return [(start + k) % self.num_players for k in range(self.num_players)]
+
+    def _ranks_text(self, counts: np.ndarray) -> str:
+        return " ".join(self.rank_labels[k] for k in range(self.num_ranks) for _ in range(int(counts[k])))

@@ -1,0 +1,1 @@
+"""Runnable recipes: the demo, training, tournaments and benchmarks (outputs under ``runs/``)."""

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Set-up and tasks with nothing but Python 3.11 and pip.
+
+    python3 run.py demo    # the main job
+    python3 run.py test    # lint, type checks and the test suite
+
+Each task first makes sure the local virtual environment ``.venv`` exists and holds the project with its
+extras (idempotent: it reinstalls only when pyproject.toml changes). torch==2.13.0, the CPU wheel, is
+installed before anything that depends on torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+TORCH = "torch==2.13.0"
+EXTRAS = "train,dev,bench"
+
+TASKS: dict[str, list[list[str]]] = {
+    "demo": [["-m", "experiments.demo"]],
+    "test": [
+        ["-m", "ruff", "check", "cardenvs", "agents", "experiments", "tests"],
+        ["-m", "mypy"],
+        ["-m", "pytest", "-n", "2", "-q"],
+    ],
+    "bench": [["-m", "experiments.bench"]],
+    "golden": [["-m", "tests.golden", "--update"]],
+}
+
+
+def ensure_venv() -> None:
+    """Create .venv and install the project unless it is already up to date."""
+    stamp = VENV / ".cardenvs-installed"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + TORCH.encode()).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted and PY.exists():
+        return
+    if not PY.exists():
+        print("creating .venv …", flush=True)
+        venv.create(VENV, with_pip=True)
+    pip = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, TORCH], check=True)
+    subprocess.run([*pip, "-e", f".[{EXTRAS}]"], check=True, cwd=ROOT)
+    stamp.write_text(wanted)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 1 or argv[0] not in TASKS:
+        print(f"usage: python3 run.py {{{'|'.join(TASKS)}}} [extra arguments for the last step]", file=sys.stderr)
+        return 2
+    ensure_venv()
+    steps = TASKS[argv[0]]
+    for i, step in enumerate(steps):
+        args = step + (argv[1:] if i == len(steps) - 1 else [])
+        code = subprocess.run([str(PY), *args], cwd=ROOT).returncode
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,45 @@
+"""The conformance kit over every registered id and every option set it declares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardenvs.testing import checks
+from tests.conftest import case_id, registry_cases
+
+CASES = registry_cases()
+IDS = [case_id(c) for c in CASES]
+GAMES = 6
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_pettingzoo_api_and_seed_test(env_id: str, options: dict[str, Any]) -> None:
+    checks.check_pettingzoo_api(env_id, options, num_cycles=200)
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_masks_are_exact(env_id: str, options: dict[str, Any]) -> None:
+    assert checks.check_masks(env_id, options, games=GAMES) > 0
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_no_hidden_information_leaks(env_id: str, options: dict[str, Any]) -> None:
+    stats = checks.check_hidden_information(env_id, options, games=GAMES // 2)
+    assert stats["redeals"] > 0
+    assert stats["redeals_changed_state"] > 0, "the re-deals never changed the hidden state: the test had no power"
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_cards_are_conserved_and_episodes_end(env_id: str, options: dict[str, Any]) -> None:
+    checks.check_card_conservation(env_id, options, games=GAMES)
+    assert checks.check_episode_bounds(env_id, options, games=GAMES * 2) <= 0.25
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_determinism_seeds_copies_and_render(env_id: str, options: dict[str, Any]) -> None:
+    checks.check_determinism(env_id, options, seed=3)
+    checks.check_distinct_deals(env_id, options)
+    checks.check_copy_and_pickle(env_id, options, seed=5)
+    checks.check_render(env_id, options)
