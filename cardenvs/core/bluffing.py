@@ -110,6 +110,8 @@ class ClaimTable:
         self.building = np.zeros(r, dtype=np.int16)
         self.building_count = 0
         self.building_min = 0
+        self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
+        """Seat-relative order of each observer (me first, then in play order)."""
 
     # ------------------------------------------------------------------ hands
     def set_hand(self, seat: int, counts: Sequence[int] | np.ndarray) -> None:
@@ -236,29 +238,31 @@ class ClaimTable:
     def encode(self, obs: np.ndarray, layout: ObservationLayout, me: int, to_act: int) -> None:
         """Write the shared feature groups of ``me``'s observation into ``obs`` (seat-relative)."""
         n = self.num_players
-        order = [(me + k) % n for k in range(n)]
-        f = layout.features
-        obs[f["hand"].slice] = self.hands[me]
-        obs[f["unseen"].slice] = (
-            self.rank_totals - self.hands[me] - self.pile_by_seat[me] - self.removed_public - self.removed_own[me]
-        )
+        order = self.orders[me]
+        s, o = layout.slices, layout.offsets
+        hand = self.hands[me]
+        mine_in_pile = self.pile_by_seat[me]
+        obs[s["hand"]] = hand
+        obs[s["unseen"]] = self.rank_totals - hand - mine_in_pile - self.removed_public - self.removed_own[me]
         if self.claim_rank >= 0:
-            obs[f["claim_rank"].offset + self.claim_rank] = 1.0
+            obs[o["claim_rank"] + self.claim_rank] = 1.0
             latest = self.plays[-1]
-            obs[f["last_play_count"].offset] = latest.count
-            obs[f["last_play_by"].offset + (latest.seat - me) % n] = 1.0
-        obs[f["pile_size"].offset] = self.pile_size
-        obs[f["pile_plays"].offset] = len(self.plays)
-        obs[f["my_cards_in_pile"].slice] = self.pile_by_seat[me]
-        obs[f["pile_by_seat"].slice] = self.pile_count_by_seat[order]
-        obs[f["hand_sizes"].slice] = [self.hand_sizes[s] for s in order]
-        obs[f["known_held"].slice] = self.known_held[me, order[1:]].ravel()
+            obs[o["last_play_count"]] = latest.count
+            obs[o["last_play_by"] + (latest.seat - me) % n] = 1.0
+            obs[o["pile_size"]] = self.pile_size
+            obs[o["pile_plays"]] = len(self.plays)
+            obs[s["my_cards_in_pile"]] = mine_in_pile
+            obs[s["pile_by_seat"]] = self.pile_count_by_seat[order]
+        sizes = self.hand_sizes
+        obs[s["hand_sizes"]] = [sizes[k] for k in order]
+        obs[s["known_held"]] = self.known_held[me, order[1:]].ravel()
         if to_act >= 0:
-            obs[f["to_act"].offset + (to_act - me) % n] = 1.0
+            obs[o["to_act"] + (to_act - me) % n] = 1.0
         if to_act == me:
             if self.building_rank >= 0:
-                obs[f["building_rank"].offset + self.building_rank] = 1.0
-            obs[f["building_cards"].slice] = self.building
+                obs[o["building_rank"] + self.building_rank] = 1.0
+            if self.building_count:
+                obs[s["building_cards"]] = self.building
 
     # ------------------------------------------------------------------ leak-test support
     def redeal_hidden(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Self, TypeVar
 
 import numpy as np
@@ -159,6 +159,8 @@ class GameDefinition(Generic[OptionsT]):
     num_players: Callable[[OptionsT], int]
     variants: tuple[dict[str, Any], ...] = ({},)
     """Option sets the conformance kit must cover: every player count and every rule variant."""
+    benchmark_options: dict[str, Any] = field(default_factory=dict)
+    """Options the benchmark measures (default rules at the largest player count)."""
 
     @property
     def env_id(self) -> str:

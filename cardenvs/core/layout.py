@@ -48,6 +48,9 @@ class ObservationLayout:
             self.features[name] = Feature(name, offset, size, low, float(high), description)
             offset += size
         self.size = offset
+        self.slices: dict[str, slice] = {f.name: f.slice for f in self.features.values()}
+        """Slice of each group (precomputed: encoders use it on every step)."""
+        self.offsets: dict[str, int] = {f.name: f.offset for f in self.features.values()}
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.zeros(self.size, dtype=np.float32)
         for f in self.features.values():

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import OrderEnforcingWrapper
 
 from cardenvs.core.engine import RulesEngine
-from cardenvs.registry import make, make_raw
-from cardenvs.testing.rollout import decisions, random_legal_action, trace_digest
+from cardenvs.testing.rollout import EnvSpec, build_env, decisions, random_legal_action, trace_digest
 
 WARNING_ALLOWLIST: tuple[str, ...] = (
     # api_test expects plain arrays from envs that are not PettingZoo's own; ours are the standard
@@ -50,17 +50,17 @@ def unexpected_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
     return sorted(m for m in messages if not any(m.startswith(allowed) for allowed in WARNING_ALLOWLIST))
 
 
-def check_pettingzoo_api(env_id: str, options: Mapping[str, Any], num_cycles: int = 300) -> None:
+def check_pettingzoo_api(env_id: EnvSpec, options: Mapping[str, Any], num_cycles: int = 300) -> None:
     """PettingZoo's ``api_test`` and ``seed_test``; any warning outside the allowlist fails."""
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("always")
-        api_test(make(env_id, **options), num_cycles=num_cycles)
-        seed_test(lambda: make(env_id, **options), num_cycles=num_cycles)
+        api_test(OrderEnforcingWrapper(build_env(env_id, options)), num_cycles=num_cycles)
+        seed_test(lambda: OrderEnforcingWrapper(build_env(env_id, options)), num_cycles=num_cycles)
     bad = unexpected_warnings(caught)
     _fail(not bad, f"{env_id} {dict(options)}: warnings outside the allowlist: {bad}")
 
 
-def check_masks(env_id: str, options: Mapping[str, Any], games: int, seed: int = 0, max_moves: int = 40) -> int:
+def check_masks(env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0, max_moves: int = 40) -> int:
     """At every decision: the mask equals the first actions of the engine's own ``legal_moves()``, every
     masked-out action has a reason, and sampled moves can be played out sub-step by sub-step through masks.
     Returns the number of decisions checked."""
@@ -104,7 +104,7 @@ def _play_out(game: RulesEngine[Any], move: Any, where: str) -> None:
 
 
 def check_hidden_information(
-    env_id: str, options: Mapping[str, Any], games: int, seed: int = 0, every: int = 3, counterfactuals: int = 12
+    env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0, every: int = 3, counterfactuals: int = 12
 ) -> dict[str, int]:
     """The leak test, two ways, for every player as observer:
 
@@ -188,7 +188,7 @@ def _features_at(game: RulesEngine[Any], indices: np.ndarray) -> str:
     return f"indices {indices[:8].tolist()} (features {names})"
 
 
-def check_card_conservation(env_id: str, options: Mapping[str, Any], games: int, seed: int = 0) -> None:
+def check_card_conservation(env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0) -> None:
     """The multiset of cards in play never changes during an episode."""
     for g in range(games):
         reference: list[int] | None = None
@@ -200,11 +200,11 @@ def check_card_conservation(env_id: str, options: Mapping[str, Any], games: int,
             _fail(cards == reference, f"{env_id} {dict(options)} seed {seed + g} step {d.step}: cards not conserved")
 
 
-def check_episode_bounds(env_id: str, options: Mapping[str, Any], games: int, seed: int = 0) -> float:
+def check_episode_bounds(env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0) -> float:
     """Every episode ends (by the rules or at the step cap); returns the share truncated by the cap."""
     truncated = 0
     for g in range(games):
-        env = make_raw(env_id, **options)
+        env = build_env(env_id, options)
         env.reset(seed=seed + g)
         rng = np.random.default_rng(seed + g)
         limit = env.max_steps + env.num_agents + 1
@@ -216,8 +216,11 @@ def check_episode_bounds(env_id: str, options: Mapping[str, Any], games: int, se
     return truncated / games
 
 
-def check_determinism(env_id: str, options: Mapping[str, Any], seed: int = 0) -> None:
-    """The same seed gives the same episode in this process, again, and in a fresh interpreter."""
+def check_determinism(env_id: EnvSpec, options: Mapping[str, Any], seed: int = 0) -> None:
+    """The same seed gives the same episode in this process, again, and in a fresh interpreter
+    (``env_id`` must then be a registered id or a ``"module:NAME"`` path)."""
+    if not isinstance(env_id, str):
+        raise TypeError("check_determinism needs an env id or a 'module:NAME' path to run in another process")
     here = trace_digest(env_id, options, seed)
     _fail(here == trace_digest(env_id, options, seed), f"{env_id}: two runs with seed {seed} differ in one process")
     code = (
@@ -233,19 +236,19 @@ def check_determinism(env_id: str, options: Mapping[str, Any], seed: int = 0) ->
     _fail(out == here, f"{env_id} {dict(options)}: seed {seed} gives a different episode in another process")
 
 
-def check_distinct_deals(env_id: str, options: Mapping[str, Any], seeds: int = 8) -> None:
+def check_distinct_deals(env_id: EnvSpec, options: Mapping[str, Any], seeds: int = 8) -> None:
     """Different seeds give different deals."""
     states = set()
     for s in range(seeds):
-        env = make_raw(env_id, **options)
+        env = build_env(env_id, options)
         env.reset(seed=s)
         states.add(json.dumps(env.privileged_state(), sort_keys=True))
     _fail(len(states) == seeds, f"{env_id} {dict(options)}: only {len(states)} distinct deals from {seeds} seeds")
 
 
-def check_copy_and_pickle(env_id: str, options: Mapping[str, Any], seed: int = 0) -> None:
+def check_copy_and_pickle(env_id: EnvSpec, options: Mapping[str, Any], seed: int = 0) -> None:
     """An env deep-copied or pickled mid-game continues exactly like the original."""
-    env = make_raw(env_id, **options)
+    env = build_env(env_id, options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(int(rng.integers(5, 40))):
@@ -272,9 +275,9 @@ def check_copy_and_pickle(env_id: str, options: Mapping[str, Any], seed: int = 0
             t.step(action)
 
 
-def check_render(env_id: str, options: Mapping[str, Any], seed: int = 0) -> None:
+def check_render(env_id: EnvSpec, options: Mapping[str, Any], seed: int = 0) -> None:
     """``render_mode="ansi"`` returns readable text at the start and at the end of a game."""
-    env = make_raw(env_id, render_mode="ansi", **options)
+    env = build_env(env_id, {**options, "render_mode": "ansi"})
     env.reset(seed=seed)
     _fail(isinstance(env.render(), str) and len(env.render() or "") > 0, f"{env_id}: render() returned no text")
     rng = np.random.default_rng(seed)

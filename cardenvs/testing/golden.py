@@ -9,17 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.registry import make_raw
-from cardenvs.testing.rollout import random_legal_action
+from cardenvs.testing.rollout import EnvSpec, build_env, random_legal_action
 
 
-def transcript(env_id: str, options: Mapping[str, Any], seed: int = 0) -> str:
+def transcript(env_id: EnvSpec, options: Mapping[str, Any], seed: int = 0) -> str:
     """A readable record of a seeded random game: opening table, every decision (with a digest of the
     actor's observation), every event's public part, the closing table and the rewards."""
-    env = make_raw(env_id, render_mode="ansi", **options)
+    env = build_env(env_id, {**options, "render_mode": "ansi"})
     env.reset(seed=seed)
     rng = np.random.default_rng(seed + 1_000_003)
-    lines = [f"# {env_id} options={json.dumps(dict(options), sort_keys=True)} seed={seed}", env.render() or ""]
+    lines = [
+        f"# {env.definition.env_id} options={json.dumps(dict(options), sort_keys=True)} seed={seed}",
+        env.render() or "",
+    ]
     seen = 0
 
     def new_events() -> None:

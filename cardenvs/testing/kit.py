@@ -7,20 +7,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardenvs.testing import checks
+from cardenvs.testing.rollout import EnvSpec
 
 
 @dataclass
 class KitReport:
     """What the kit checked, for logs and for asserting that the checks had power."""
 
-    env_id: str
+    env_id: EnvSpec
     options: dict[str, Any]
     mask_decisions: int = 0
     leak_stats: dict[str, int] = field(default_factory=dict)
     truncated_share: float = 0.0
 
 
-def run_kit(env_id: str, options: Mapping[str, Any] | None = None, games: int = 20, seed: int = 0) -> KitReport:
+def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: int = 20, seed: int = 0) -> KitReport:
     """Run all checks; raise :class:`~cardenvs.testing.checks.ConformanceError` at the first failure."""
     opts = dict(options or {})
     report = KitReport(env_id, opts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +11,25 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
 from cardenvs.registry import make_raw
+
+EnvSpec = str | GameDefinition[Any]
+"""A registered id (``"verish_ne_verish-v0"``), a ``"package.module:NAME"`` path to a :class:`GameDefinition`
+(for games outside the registry), or a :class:`GameDefinition` object (not usable across processes)."""
+
+
+def build_env(spec: EnvSpec, options: Mapping[str, Any]) -> CardGameEnv:
+    """The unwrapped env for any :data:`EnvSpec`."""
+    if isinstance(spec, GameDefinition):
+        return CardGameEnv(spec, **options)
+    if ":" in spec:
+        module, _, name = spec.partition(":")
+        definition = getattr(importlib.import_module(module), name)
+        if not isinstance(definition, GameDefinition):
+            raise TypeError(f"{spec} is not a GameDefinition")
+        return CardGameEnv(definition, **options)
+    return make_raw(spec, **options)
 
 
 def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -29,12 +48,12 @@ class Decision:
     step: int
 
 
-def decisions(env_id: str, options: Mapping[str, Any], seed: int) -> Iterator[Decision]:
+def decisions(env_id: EnvSpec, options: Mapping[str, Any], seed: int) -> Iterator[Decision]:
     """Play one seeded game with random legal actions, yielding every decision before its action is taken.
 
     The action is drawn after the consumer has handled the decision, from an RNG of its own, so a consumer
     may inspect (but not step) the env."""
-    env = make_raw(env_id, **options)
+    env = build_env(env_id, options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed + 1_000_003)
     step = 0
@@ -48,9 +67,9 @@ def decisions(env_id: str, options: Mapping[str, Any], seed: int) -> Iterator[De
         step += 1
 
 
-def trace_digest(env_id: str, options: Mapping[str, Any], seed: int) -> str:
+def trace_digest(env_id: EnvSpec, options: Mapping[str, Any], seed: int) -> str:
     """SHA-256 of everything a seeded random game produces (observations, masks, rewards, flags, events)."""
-    env = make_raw(env_id, **options)
+    env = build_env(env_id, options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed + 1_000_003)
     h = hashlib.sha256()

@@ -35,15 +35,15 @@ def observation_layout(num_players: int, num_ranks: int, deck_size: int, n_games
 def encode(game: VerishGame, me: int) -> np.ndarray:
     """Player ``me``'s observation vector."""
     layout = game.layout
-    f = layout.features
+    s, o = layout.slices, layout.offsets
     obs = np.zeros(layout.size, dtype=np.float32)
     table = game.table
     to_act = game.current_player
     table.encode(obs, layout, me, to_act)
-    n = game.num_players
-    order = [(me + k) % n for k in range(n)]
-    obs[f["discarded"].slice] = game.discarded
-    obs[f["out"].slice] = [game.out[s] for s in order]
+    order = table.orders[me]
+    obs[s["discarded"]] = game.discarded
+    out = game.out
+    obs[s["out"]] = [out[k] for k in order]
     if to_act == me:
         if game.quad_queue:
             phase = 0
@@ -53,7 +53,8 @@ def encode(game: VerishGame, me: int) -> np.ndarray:
             phase = 2
         else:
             phase = 3
-        obs[f["phase"].offset + phase] = 1.0
-    obs[f["match_points"].slice] = game.match_points[order]
-    obs[f["games_left"].offset] = (game.options.n_games - game.games_played) / game.options.n_games
+        obs[o["phase"] + phase] = 1.0
+    if game.options.n_games > 1:
+        obs[s["match_points"]] = game.match_points[order]
+    obs[o["games_left"]] = (game.options.n_games - game.games_played) / game.options.n_games
     return obs

@@ -34,6 +34,7 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
         {"num_players": 5, "reward_mode": "exit_order"},
         {"num_players": 3, "n_games": 2, "loser_deals_next": True},
     ),
+    benchmark_options={"num_players": 6},
 )
 
 

@@ -69,6 +69,19 @@ def _rank_labels(deck: Deck) -> tuple[str, ...]:
     return tuple(RANK_TEXT[r] for r in deck.ranks())
 
 
+@cache
+def _rank_totals(deck: Deck) -> tuple[int, ...]:
+    counts = deck.rank_counts()
+    return tuple(counts[r] for r in deck.ranks())
+
+
+@cache
+def _local_rank_of_card(deck: Deck) -> tuple[int, ...]:
+    """Index into the deck's ranks of every card id (-1 for cards not in the deck)."""
+    ranks = deck.ranks()
+    return tuple(ranks.index(rank_of(c)) if c in deck.cards else -1 for c in range(52))
+
+
 def _per_rank(labels: Sequence[str], counts: Sequence[int]) -> str:
     return " ".join(f"{label}:{count}" for label, count in zip(labels, counts, strict=True))
 
@@ -147,18 +160,19 @@ class VerishGame(RulesEngine[VerishOptions]):
         return counts
 
     def _deal_from_deck(self) -> None:
+        local = _local_rank_of_card(self.deck)
         cards = self.deck.shuffled(self.rng)
         aside = np.zeros(self.num_ranks, dtype=np.int16)
-        aside[self.canonical_ranks.index(rank_of(cards[0]))] = 1
+        aside[local[cards[0]]] = 1
         hands = np.zeros((self.num_players, self.num_ranks), dtype=np.int16)
+        n = self.num_players
         for i, card in enumerate(cards[1:]):
-            hands[(self.dealer + 1 + i) % self.num_players, self.canonical_ranks.index(rank_of(card))] += 1
+            hands[(self.dealer + 1 + i) % n, local[card]] += 1
         self._start_game(list(hands), aside)
 
     def _start_game(self, hands: Sequence[np.ndarray], aside: np.ndarray) -> None:
         n = self.num_players
-        rank_totals = [self.deck.rank_counts()[r] for r in self.canonical_ranks]
-        self.table = ClaimTable(n, self.num_ranks, rank_totals, MAX_PLAY)
+        self.table = ClaimTable(n, self.num_ranks, _rank_totals(self.deck), MAX_PLAY)
         for seat, counts in enumerate(hands):
             self.table.set_hand(seat, counts)
         self.aside = aside

@@ -1,0 +1,48 @@
+"""The conformance kit fails on each class of bug it claims to catch (each mutant breaks one rule)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardenvs.testing import (
+    ConformanceError,
+    check_card_conservation,
+    check_determinism,
+    check_hidden_information,
+    check_masks,
+)
+from tests import mutants
+
+OPTIONS = {"num_players": 3}
+
+
+def test_redeal_catches_a_leaked_hidden_card() -> None:
+    with pytest.raises(ConformanceError, match="re-dealt.*features \\['discarded'\\]"):
+        check_hidden_information(mutants.LEAKS_SET_ASIDE, OPTIONS, games=2)
+
+
+def test_hidden_choice_check_catches_a_leak_that_a_redeal_cannot_see() -> None:
+    with pytest.raises(ConformanceError, match="hidden choice leaks"):
+        check_hidden_information(mutants.LEAKS_LAST_PLAY, OPTIONS, games=2)
+
+
+def test_mask_check_catches_a_masked_illegal_action() -> None:
+    with pytest.raises(ConformanceError, match="differs from the first actions of legal_moves"):
+        check_masks(mutants.CHALLENGE_ON_LEAD, OPTIONS, games=1)
+
+
+def test_conservation_check_catches_a_lost_card() -> None:
+    with pytest.raises(ConformanceError, match="cards not conserved"):
+        check_card_conservation(mutants.LOSES_A_CARD, OPTIONS, games=3)
+
+
+def test_determinism_check_catches_global_randomness() -> None:
+    with pytest.raises(ConformanceError, match="differ"):
+        check_determinism("tests.mutants:GLOBAL_RANDOMNESS", OPTIONS)
+
+
+def test_the_real_game_passes_the_same_checks() -> None:
+    check_hidden_information("verish_ne_verish-v0", OPTIONS, games=2)
+    check_masks("verish_ne_verish-v0", OPTIONS, games=1)
+    check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
+    check_determinism("verish_ne_verish-v0", OPTIONS)
