@@ -126,7 +126,8 @@ def table(ours: dict[str, Measurement], peers: dict[str, Measurement]) -> str:
 
 
 def machine() -> str:
-    return f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, {platform.system()}"
+    cpu = platform.processor() or "cpu"
+    return f"{platform.machine()}, {cpu}, Python {platform.python_version()}, {platform.system()}"
 
 
 def main(argv: list[str] | None = None) -> str:

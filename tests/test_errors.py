@@ -23,9 +23,9 @@ def test_bad_player_count(n: int) -> None:
 
 
 def test_wrongly_typed_option() -> None:
-    with pytest.raises(InvalidOptionError, match="option 'num_players' .* must be int, got '4'"):
+    with pytest.raises(InvalidOptionError, match=r"option .num_players. .* must be int, got .4."):
         cardenvs.make(ID, num_players="4")
-    with pytest.raises(InvalidOptionError, match="reward_mode.*one of 'loser', 'exit_order'"):
+    with pytest.raises(InvalidOptionError, match=r"reward_mode.*one of .loser., .exit_order."):
         cardenvs.make(ID, reward_mode="winner")
 
 
@@ -39,7 +39,7 @@ def test_bad_common_options() -> None:
 
 
 def test_unknown_env_id_lists_the_registered_ones() -> None:
-    with pytest.raises(InvalidOptionError, match="registered ids: .*cardenvs/verish_ne_verish-v0"):
+    with pytest.raises(InvalidOptionError, match=r"registered ids: .*cardenvs/verish_ne_verish-v0"):
         cardenvs.make("bluff-v0")
 
 
@@ -68,7 +68,7 @@ def test_step_before_reset_and_after_the_end() -> None:
         env.step(1)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     with pytest.raises(GameOverError, match="episode is over"):

@@ -17,7 +17,7 @@ OPTIONS = {"num_players": 3}
 
 
 def test_redeal_catches_a_leaked_hidden_card() -> None:
-    with pytest.raises(ConformanceError, match="re-dealt.*features \\['discarded'\\]"):
+    with pytest.raises(ConformanceError, match=r"re-dealt.*features \['discarded'\]"):
         check_hidden_information(mutants.LEAKS_SET_ASIDE, OPTIONS, games=2)
 
 

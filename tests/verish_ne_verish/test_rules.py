@@ -182,7 +182,7 @@ def test_match_pays_each_game_and_the_loser_deals_next() -> None:
     env.reset(seed=11)
     rng = np.random.default_rng(0)
     paid = []
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
