@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per target and repetition")
     parser.add_argument("--reps", type=int, default=5, help="interleaved repetitions (the median is reported)")
     parser.add_argument("--only", nargs="*", help="substrings of the cardenvs ids to measure (default: all)")
-    parser.add_argument("--write", type=Path, help="write the table with the machine and date to this Markdown file")
+    parser.add_argument("--write", type=Path, help="write the table (with machine and date) into this Markdown file")
     args = parser.parse_args(argv)
 
     peers: dict[str, Loop] = {}
@@ -152,8 +152,22 @@ def main(argv: list[str] | None = None) -> str:
     header = f"Measured {stamp} on {machine()}; {args.reps} interleaved repetitions of {args.seconds:g} s, median."
     print(header + "\n\n" + text)
     if args.write:
-        args.write.write_text(f"{header}\n\n{text}\n")
+        write_section(args.write, f"{header}\n\n{text}\n")
     return text
+
+
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def write_section(path: Path, body: str) -> None:
+    """Replace the text between the bench markers of ``path`` (appending the markers if absent)."""
+    text = path.read_text() if path.exists() else ""
+    if START in text and END in text:
+        before, _, rest = text.partition(START)
+        _, _, after = rest.partition(END)
+    else:
+        before, after = text + ("\n" if text else ""), "\n"
+    path.write_text(f"{before}{START}\n{body}{END}{after}")
 
 
 if __name__ == "__main__":
