@@ -1,0 +1,36 @@
+"""Registration: PettingZoo's registry, cardenvs.make, the module-level constructors, light imports."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pettingzoo
+import pytest
+from pettingzoo.utils import OrderEnforcingWrapper
+
+import cardenvs
+from cardenvs.core.aec import CardGameEnv
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_every_id_is_made_four_ways(env_id: str) -> None:
+    definition = cardenvs.definition(env_id)
+    module = importlib.import_module(f"cardenvs.{definition.name}.env")
+    for env in (
+        pettingzoo.make("aec", env_id),
+        cardenvs.make(env_id.removeprefix("cardenvs/")),
+        module.env(),
+    ):
+        assert isinstance(env, OrderEnforcingWrapper) and isinstance(env.unwrapped, CardGameEnv)
+        env.reset(seed=0)
+        assert env.agent_selection.startswith("player_")
+    assert isinstance(module.raw_env(), CardGameEnv)
+    assert env_id == definition.env_id and env_id.startswith("cardenvs/") and env_id.endswith("-v0")
+
+
+def test_importing_cardenvs_does_not_import_torch_or_sb3() -> None:
+    code = "import sys, cardenvs, cardenvs.testing, agents; print(sorted(m for m in ('torch', 'stable_baselines3') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
