@@ -31,6 +31,9 @@ def test_every_id_is_made_four_ways(env_id: str) -> None:
 
 
 def test_importing_cardenvs_does_not_import_torch_or_sb3() -> None:
-    code = "import sys, cardenvs, cardenvs.testing, agents; print(sorted(m for m in ('torch', 'stable_baselines3') if m in sys.modules))"
+    code = (
+        "import sys, cardenvs, cardenvs.testing, agents; "
+        "print(sorted(m for m in ('torch', 'stable_baselines3') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
