@@ -110,6 +110,10 @@ class RulesEngine(ABC, Generic[OptionsT]):
     def observation(self, player: int) -> np.ndarray:
         """Seat-relative ``float32`` observation of ``player``, laid out by ``self.layout``."""
 
+    def observe_into(self, player: int, out: np.ndarray) -> None:
+        """Write ``observation(player)`` into ``out`` (batched stepping; engines may override to skip a copy)."""
+        out[:] = self.observation(player)
+
     @abstractmethod
     def take_rewards(self) -> Sequence[float] | np.ndarray | None:
         """Rewards earned since the last call, one per player, or ``None`` if there are none."""
