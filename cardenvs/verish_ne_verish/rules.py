@@ -232,17 +232,15 @@ class VerishGame(RulesEngine[VerishOptions]):
             return "the game is over"
         if self.legal_mask()[action]:
             return None
-        t, _seat, a = self.table, self.current_player, action
+        t, a = self.table, action
         if self.quad_queue:
             return "the player must first decide which quads to discard (discard_quad or keep_quads)"
         if a in (self.KEEP,) or self.DISCARD <= a < self.KEEP:
             return "quads can only be discarded right after the deal or a pick-up, with quad_discard_optional"
+        if a == self.CHALLENGE and self.leading:
+            return "the round's first play cannot be challenged: there is nothing to challenge yet"
         if a == self.CHALLENGE:
-            return (
-                "a challenge is only possible on a follow turn, before picking any card"
-                if not self.leading
-                else ("the round's first play cannot be challenged: there is nothing to challenge yet")
-            )
+            return "a challenge replaces a play: it is not possible once cards have been picked"
         if self.DECLARE <= a < self.PICK:
             if not self.leading or t.building_rank >= 0:
                 return "the rank is declared once, by the round's first player; later plays repeat it"
