@@ -14,8 +14,7 @@ if TYPE_CHECKING:
 
 def render(game: KyuuriGame) -> str:
     """Scores and hands of every player (all shown), the trick in progress, the stock and the latest event."""
-    opts = game.options
-    deal = min(game.deals_played + 1, opts.deals_cap)
+    deal = game.deals_played + (game.current_player != TERMINAL)
     trick = min(game.tricks_played + 1, game.hand_size)
     lines = [
         f"Kyuuri — deal {deal}, trick {trick}/{game.hand_size}, dealer {agent_name(game.dealer)} (omniscient view)"

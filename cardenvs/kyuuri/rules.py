@@ -118,24 +118,29 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         n = game.num_players
         if not 0 <= dealer < n:
             raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        if not 0 <= deals_played < options.deals_cap:
+            raise InvalidOptionError(f"deals_played must be in 0..{options.deals_cap - 1}, got {deals_played}")
         game.dealer = dealer
         game.deals_played = deals_played
-        for seat in eliminated:
-            game.eliminated_array[seat] = True
-            game.alive[seat] = False
-        for seat in cucumbers:
-            game.cucumbers_array[seat] = True
-        if penalties is not None:
-            if len(penalties) != n or not all(0 <= p <= options.penalty_bound for p in penalties):
-                raise InvalidOptionError(
-                    f"penalties must be {n} numbers in 0..{options.penalty_bound}, got {penalties}"
-                )
-            game.penalties_array[:] = penalties
-        if game.eliminated_array.sum() > n - 2:
-            raise InvalidOptionError("at least two players must still be in the game")
+        game._set_scores(penalties if penalties is not None else [0] * n, eliminated, cucumbers)
         game.queued_deals = [game._parse_hands(h) for h in later_deals]
         game._start_deal(game._parse_hands(hands))
         return game
+
+    def _set_scores(self, penalties: Sequence[int], eliminated: Sequence[int], cucumbers: Sequence[int]) -> None:
+        n, options = self.num_players, self.options
+        if len(penalties) != n or not all(0 <= p <= options.penalty_bound for p in penalties):
+            raise InvalidOptionError(f"penalties must be {n} numbers in 0..{options.penalty_bound}, got {penalties}")
+        self.penalties_array[:] = penalties
+        for seat in eliminated:
+            self.eliminated_array[seat] = True
+            self.alive[seat] = False
+        self.cucumbers_array[list(cucumbers)] = True
+        if sum(self.alive) < 2:
+            raise InvalidOptionError("at least two players must still be in the game")
+        over = [s for s in range(n) if self.alive[s] and options.eliminates and options.is_over_limit(penalties[s])]
+        if over:
+            raise InvalidOptionError(f"players {over} are still in the game but over the limit of {options.threshold}")
 
     def _parse_hands(self, hands: Sequence[str]) -> list[np.ndarray]:
         n = self.num_players
