@@ -78,7 +78,7 @@ class Encoder:
         obs = np.zeros(self.size, dtype=np.float32)
         obs[self.hand] = game.hands[me]
         obs[self.unseen] = game.unseen_base - game.hands[me]
-        obs[self.played] = game.played.by_seat[order].ravel()
+        obs[self.played] = game.played.relative(me)
         trick = game.trick
         for seat, rank in zip(trick.seats, trick.cards, strict=True):
             obs[self.trick + (seat - me) % n * R + rank] = 1.0

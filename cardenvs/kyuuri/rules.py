@@ -76,7 +76,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.places: list[int] = [0] * n
         """Final place per seat once known (1 = best), 0 while undecided."""
         self.deals_played = 0
-        self.queued_deals: list[list[np.ndarray]] = []
+        self.queued_deals: list[Sequence[str]] = []
         self.hands = np.zeros((n, NUM_RANKS), dtype=np.int8)
         self.held = [0] * n
         """Per seat, the bit set of ranks in hand (masks and the lowest card read it)."""
@@ -112,7 +112,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         ``hands[i]`` lists player ``i``'s ranks as text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player);
         the stock is the rest of the 52 cards. ``penalties``, ``eliminated`` and ``cucumbers`` set the scores
         so far, ``deals_played`` the deals already completed, and ``later_deals`` the hands of the following
-        deals, in order (random deals follow once they run out)."""
+        deals, in order, each read when its deal starts (random deals follow once they run out)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
@@ -123,7 +123,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         game.dealer = dealer
         game.deals_played = deals_played
         game._set_scores(penalties if penalties is not None else [0] * n, eliminated, cucumbers)
-        game.queued_deals = [game._parse_hands(h) for h in later_deals]
+        game.queued_deals = list(later_deals)
         game._start_deal(game._parse_hands(hands))
         return game
 
@@ -347,7 +347,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             self._end_game([s for s in alive if self.penalties_array[s] == best], reason)
             return
         self.dealer = next_seat(self.dealer, self.alive)
-        hands = self.queued_deals.pop(0) if self.queued_deals else self._random_hands()
+        hands = self._parse_hands(self.queued_deals.pop(0)) if self.queued_deals else self._random_hands()
         self._start_deal(hands)
 
     def _apply_limit(self) -> bool:

@@ -137,11 +137,14 @@ def test_dealer_rotation_skips_eliminated_players() -> None:
 def test_the_next_dealer_skips_a_player_eliminated_in_this_deal() -> None:
     # Four players, dealer 0: player 1 leads and takes the last trick with a Q, reaching 21.
     hands = ["4 4 5 5 6 6 J", "A A A A K K Q", "2 2 3 3 4 4 9", "2 2 3 3 5 5 10"]
-    game = new_game(hands, dealer=0, penalties=[0, 9, 0, 0])
+    second = ["2 2 3 3 5 5 7", "", "2 2 3 3 6 6 8", "A A A A K K 4"]  # player 3 leads, then 0, then 2
+    game = new_game(hands, dealer=0, penalties=[0, 9, 0, 0], later_deals=[second])
     over = play_highest_until_deal_over(game)
     assert events_since(game, "trick")[-1]["cards"] == ["Q", "9", "10", "J"]
     assert over["losers"] == [1] and game.eliminated_array[1]
     assert game.dealer == 2 and game.current_player == 3
+    assert play_highest_until_deal_over(game)["losers"] == [2]
+    assert events_since(game, "trick")[-1]["seats"] == [3, 0, 2]
 
 
 def test_fixed_deals_play_without_elimination_and_the_lowest_penalty_wins() -> None:
