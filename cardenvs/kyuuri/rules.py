@@ -234,7 +234,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.hands[seat, rank] -= 1
         if not self.hands[seat, rank]:
             self.held[seat] &= ~(1 << rank)
-        self.played.by_seat[seat, rank] += 1
+        self.played.record(seat, rank)
         self.unseen_base[rank] -= 1
         trick = self.trick
         trick.add(seat, rank)
@@ -326,7 +326,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             public={
                 "deal": self.deals_played - 1,
                 "losers": list(score.losers),
-                "card": RANK_TEXT[score.value - 2],
+                "card": RANK_TEXT[score.rank],
                 "points": score.value,
                 "bonus": [list(b) for b in score.bonus],
                 "penalties": self.penalties_array.tolist(),

@@ -23,10 +23,15 @@ class DealScore:
 
     losers: tuple[int, ...]
     """Seats that score the penalty: the trick's winner, or (``ties_all_score``) everyone on the top rank."""
-    value: int
-    """The penalty each loser scores (the value of the top rank)."""
+    rank: int
+    """The top rank of the last trick (canonical rank index)."""
     bonus: tuple[tuple[int, int], ...]
     """``(seat, points recovered)`` for the other players on the loser's rank (floored at 0 penalty)."""
+
+    @property
+    def value(self) -> int:
+        """The penalty each loser scores: the value of the top rank."""
+        return card_value(self.rank)
 
     def deltas(self, num_players: int) -> list[int]:
         """Change of each seat's accumulated penalty."""
@@ -47,13 +52,12 @@ def score_last_trick(
     other player of that rank subtracts the same value, never going below 0 (seed). With ``ties_all_score``
     every player of the top rank scores and there is no bonus."""
     top = ranks[winning_position(ranks, ties_to_last=True)]
-    value = card_value(top)
     on_top = [s for s, r in zip(seats, ranks, strict=True) if r == top]
     if ties_all_score:
-        return DealScore(tuple(on_top), value, ())
-    loser = on_top[-1]
+        return DealScore(tuple(on_top), top, ())
+    value = card_value(top)
     bonus = tuple((s, min(value, penalties[s])) for s in on_top[:-1])
-    return DealScore((loser,), value, bonus)
+    return DealScore((on_top[-1],), top, bonus)
 
 
 @dataclass(frozen=True)

@@ -198,3 +198,26 @@ def test_penalty_rewards_are_paid_at_the_end_of_every_deal() -> None:
     play_highest_until_deal_over(game)
     assert game.take_rewards().tolist() == [0.0, 4.0, -7.0]  # type: ignore[union-attr]
     assert game.current_player != TERMINAL  # the game goes on with the next deal
+
+
+def test_apply_limit_edge_cases() -> None:
+    from cardenvs.kyuuri.options import KyuuriOptions
+    from cardenvs.kyuuri.scoring import apply_limit
+
+    reincarnating = KyuuriOptions(num_players=3, reincarnation=True)
+    # Everybody over at once: the ones without a cucumber come back at 0 (nobody is left below the limit).
+    both = apply_limit([0, 1, 2], [22, 25, 30], [False, False, True], reincarnating)
+    assert both.reincarnated == ((0, 0), (1, 0)) and both.out == (2,) and both.last_standing == ()
+    # Without reincarnation, everybody over at once: the lowest penalties are the last standing.
+    plain = apply_limit([0, 1, 2], [23, 21, 21], [False] * 3, KyuuriOptions(num_players=3))
+    assert plain.out == (0,) and plain.last_standing == (1, 2)
+    assert apply_limit([0, 2], [20, 0, 5], [False] * 3, KyuuriOptions(num_players=3)).out == ()
+
+
+def test_share_rewards_and_places() -> None:
+    from cardenvs.kyuuri.scoring import places_by_penalty, share_rewards
+
+    assert share_rewards(4, [2], 1.0).tolist() == pytest.approx([-1 / 3, -1 / 3, 1.0, -1 / 3])
+    assert share_rewards(4, [0, 3], -1.0).tolist() == [-0.5, 0.5, 0.5, -0.5]
+    assert share_rewards(3, [0, 1, 2], 1.0).tolist() == [0.0, 0.0, 0.0]
+    assert places_by_penalty([0, 1, 3], [5, 2, 99, 5]) == {0: 2, 1: 1, 3: 2}
