@@ -17,9 +17,23 @@ def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
     return VerishRuleBot(context, seed)
 
 
+def _kyuuri_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.kyuuri import KyuuriRuleBot
+
+    return KyuuriRuleBot(context, seed, style="shed")
+
+
+def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.kyuuri import KyuuriRuleBot
+
+    return KyuuriRuleBot(context, seed, style="thrifty")
+
+
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "random": (None, RandomPolicy),
     "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
+    "kyuuri/rule": ("kyuuri", _kyuuri_rule),
+    "kyuuri/thrifty": ("kyuuri", _kyuuri_thrifty),
 }
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 

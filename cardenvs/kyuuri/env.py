@@ -1,0 +1,59 @@
+"""PettingZoo constructors of ``cardenvs/kyuuri-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import OrderEnforcingWrapper
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.kyuuri.options import KyuuriOptions
+from cardenvs.kyuuri.rules import KyuuriGame
+
+
+def _default_max_steps(options: KyuuriOptions) -> int:
+    # Every deal takes hand_size decisions per player still in, so this bound is never reached before the
+    # rules end the episode (max_deals caps an elimination game); it only guards against engine bugs.
+    return options.hand_size * options.num_players * options.deals_cap + 1
+
+
+def _num_players(options: KyuuriOptions) -> int:
+    return options.num_players
+
+
+DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
+    name="kyuuri",
+    version=0,
+    options_type=KyuuriOptions,
+    new_game=KyuuriGame,
+    default_max_steps=_default_max_steps,
+    num_players=_num_players,
+    variants=(
+        *({"num_players": n} for n in range(2, 8)),
+        {"num_players": 5, "threshold_strict": True},
+        {"num_players": 4, "threshold": 30},
+        {"num_players": 4, "reincarnation": True},
+        {"num_players": 3, "ties_all_score": True},
+        {"num_players": 4, "ties_all_score": True, "reincarnation": True, "threshold": 10},
+        {"num_players": 5, "ace_lead_forces_lowest": True},
+        {"num_players": 6, "swedish_gurka": True},
+        {"num_players": 7, "swedish_gurka": True, "ace_lead_forces_lowest": True},
+        {"num_players": 4, "fixed_deals": 3},
+        {"num_players": 3, "max_deals": 2},
+        {"num_players": 7, "episode": "deal"},
+        {"num_players": 2, "episode": "deal", "reward_mode": "penalty"},
+        {"num_players": 4, "reward_mode": "penalty"},
+        {"num_players": 3, "dealer": 2},
+    ),
+)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
+    return CardGameEnv(DEFINITION, **options)
+
+
+def env(**options: Any) -> OrderEnforcingWrapper:
+    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
+    return OrderEnforcingWrapper(raw_env(**options))
