@@ -46,6 +46,7 @@ DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
         {"num_players": 4, "reward_mode": "penalty"},
         {"num_players": 3, "dealer": 2},
     ),
+    benchmark_options={"num_players": 7},
 )
 
 
