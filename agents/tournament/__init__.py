@@ -43,6 +43,7 @@ def run_and_report(
 
 
 __all__ = [
+    "DB_NAME",
     "Entrant",
     "Schedule",
     "Tournament",

@@ -60,7 +60,7 @@ def _ranked(stats: TournamentStats) -> list[str]:
 
 
 def _summary(stats: TournamentStats, ratings: dict[str, Rating]) -> Table:
-    pct = int(round(stats.confidence * 100))
+    pct = round(stats.confidence * 100)
     rows = []
     for label in _ranked(stats):
         s = stats.entrant_stats[label]
@@ -74,10 +74,17 @@ def _summary(stats: TournamentStats, ratings: dict[str, Rating]) -> Table:
                 s.place.text(2),
                 f"{r.mu:.2f} ± {r.sigma:.2f}",
                 f"{r.ordinal:.2f}",
-            ]  # fmt: skip
+            ]
         )
-    headers = ["policy", "seats played", f"mean score [{pct}% CI]", f"win rate [{pct}% CI]",
-               f"mean place [{pct}% CI]", "OpenSkill μ ± σ", "ordinal μ−3σ"]  # fmt: skip
+    headers = [
+        "policy",
+        "seats played",
+        f"mean score [{pct}% CI]",
+        f"win rate [{pct}% CI]",
+        f"mean place [{pct}% CI]",
+        "OpenSkill μ ± σ",
+        "ordinal μ−3σ",
+    ]
     return Table(headers, rows)
 
 
@@ -118,7 +125,7 @@ def build_sections(
     stats: TournamentStats, ratings: dict[str, Rating], settings: dict[str, Any], images: dict[str, str]
 ) -> list[Section]:
     """The report's content, shared by the Markdown and HTML renderings."""
-    pct = int(round(stats.confidence * 100))
+    pct = round(stats.confidence * 100)
     entrants = Table(["policy", "spec"], [[label, spec] for label, spec in settings["entrants"]])
     overview = [
         f"Game `{settings['env_id']}` with options `{settings['options'] or {}}`; seating scheme "
@@ -133,7 +140,7 @@ def build_sections(
             [
                 "Win rate: share of games with the best score at the table (a k-way tie counts 1/k). "
                 "OpenSkill: Thurstone–Mosteller full-pairing model, ties rated as draws."
-            ],  # fmt: skip
+            ],
             [_summary(stats, ratings)],
             [images["ratings"]] if "ratings" in images else [],
         ),
@@ -142,7 +149,7 @@ def build_sections(
             [
                 "Share of the games in which the row policy scored more than the column policy, "
                 "ties counting ½; n is the number of such meetings."
-            ],  # fmt: skip
+            ],
             [_head_to_head(stats)],
             [images["head_to_head"]] if "head_to_head" in images else [],
         ),
@@ -166,7 +173,7 @@ def build_sections(
             [
                 f"Games for the {pct}% interval of each mean score to have width {stats.target_width:g} "
                 "(intervals shrink as 1/√games)."
-            ],  # fmt: skip
+            ],
             [_needed(stats)],
             [],
         )
@@ -190,8 +197,10 @@ def render_html(title: str, sections: Sequence[Section]) -> str:
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;text-align:left}"
         "th{background:#eee}img{max-width:100%}code{background:#f4f4f4}"
     )
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-             f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>"]  # fmt: skip
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+        f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>",
+    ]
     for s in sections:
         parts.append(f"<h2>{html.escape(s.title)}</h2>")
         parts.extend(f"<p>{_inline_code(p)}</p>" for p in s.paragraphs)
@@ -229,7 +238,7 @@ def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path)
     left.set_xlabel("OpenSkill μ (± 1.96σ)")
     scores = [stats.entrant_stats[label].score for label in labels]
     right.errorbar([e.value for e in scores], rows, xerr=_error_bars(scores), fmt="s", color="C1", capsize=4)
-    right.set_xlabel(f"mean score ({int(round(stats.confidence * 100))}% bootstrap CI)")
+    right.set_xlabel(f"mean score ({round(stats.confidence * 100)}% bootstrap CI)")
     for ax in (left, right):
         ax.grid(axis="x", alpha=0.3)
     fig.savefig(path, dpi=110)
