@@ -30,7 +30,7 @@ class TournamentArgs:
     games: int = 200
     players: int | None = None
     option: list[str] = field(default_factory=list)
-    scheme: Scheme = "rotations"
+    scheme: Scheme = "auto"
     lineup: list[str] = field(default_factory=list)
     no_teams: bool = False
     seed: int = 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -49,15 +51,22 @@ def _play_chunk(jobs: list[Job]) -> list[GameRecord]:
     return _PLAYER.play_many(jobs)
 
 
+def start_method() -> str:
+    """``fork`` where it is safe (Linux, no other thread running: workers start at once and nothing is re-imported,
+    so plain scripts and notebooks work), else ``forkserver`` or ``spawn`` (which import the ``__main__`` module
+    again: scripts then need the ``if __name__ == "__main__":`` guard)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
 def run_processes(
     setup: GameSetup, jobs: Sequence[Job], on_records: RecordsCallback, workers: int, chunk_size: int | None = None
 ) -> None:
-    """Play in ``workers`` local processes (``forkserver`` start: no forking of a threaded parent)."""
+    """Play in ``workers`` local processes, each building its env and policies once."""
     size = chunk_size or default_chunk_size(len(jobs), workers)
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["agents.tournament.worker"])
+    context = multiprocessing.get_context(start_method())
     with context.Pool(workers, initializer=_init_process, initargs=(setup,)) as pool:
         for records in pool.imap_unordered(_play_chunk, chunked(jobs, size)):
             on_records(records)

@@ -64,7 +64,7 @@ class Tournament:
     policies: Sequence[str]
     games: int = 100
     options: dict[str, Any] = field(default_factory=dict)
-    scheme: Scheme = "rotations"
+    scheme: Scheme = "auto"
     seed: int = 0
     lineups: Sequence[Sequence[str]] | None = None
     teams: bool = True
@@ -107,7 +107,7 @@ class Tournament:
             "env_id": self.env_id,
             "options": self.options,
             "entrants": [[e.label, e.spec] for e in self.entrants],
-            "scheme": self.scheme,
+            "scheme": self.schedule.scheme,
             "seed": self.seed,
             "slots": [list(s) for s in self.slots],
             "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
@@ -140,7 +140,7 @@ class Tournament:
             store.claim(self.settings())
             done = store.done()
             todo = [job for job in self.jobs() if (job.deal, job.seating) not in done]
-            bar = _progress_bar(len(todo) + len(done), len(done), progress, self.env_id)
+            bar = _ProgressBar(len(todo) + len(done), len(done), self.env_id) if progress else None
 
             def on_records(records: list[GameRecord]) -> None:
                 store.add(records)
@@ -177,11 +177,23 @@ class Tournament:
         return stats, rate_games(records, labels)
 
 
-def _progress_bar(total: int, initial: int, enabled: bool, title: str) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, initial=initial, unit="game", desc=title.split("/")[-1], file=sys.stderr)
+class _ProgressBar:
+    """A tqdm bar (if tqdm is installed) opened at the first finished games: tqdm starts a monitor thread, and
+    worker processes are best forked before any thread exists."""
+
+    def __init__(self, total: int, initial: int, title: str):
+        self.total, self.initial, self.title = total, initial, title.split("/")[-1]
+        self.bar: Any = None
+
+    def update(self, games: int) -> None:
+        if self.bar is None:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.bar = tqdm(total=self.total, initial=self.initial, unit="game", desc=self.title, file=sys.stderr)
+        self.bar.update(games)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

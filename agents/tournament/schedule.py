@@ -9,13 +9,19 @@ within each deal instead of only on average.
 A *slot* is one seat, or, in a game with fixed partnerships, one side (all its seats are played by the same
 entrant, and the sides swap places from seating to seating).
 
-Schemes:
+Schemes (``k`` = number of slots):
 
-* ``rotations`` (default): the ``k`` cyclic rotations of the base order, ``k`` = number of slots. Every entrant
-  sits in every slot once per deal; who sits next to whom varies from deal to deal with the base order.
-* ``permutations``: every distinct arrangement of the lineup (``k!`` seatings per deal), which also balances
-  neighbours within each deal. Up to 6 slots.
+* ``permutations``: every distinct arrangement of the lineup (``k!`` seatings per deal). Every entrant sits in
+  every slot, and after and before every other entrant, equally often within each deal. Up to 6 slots.
+* ``rotations``: the ``k`` cyclic rotations of the base order. Every entrant sits in every slot once per deal,
+  but the neighbours stay the same within the deal and change only from deal to deal with the base order.
 * ``single``: one seating per deal, no duplication: the baseline that duplicate deals improve on.
+* ``auto`` (default): ``permutations`` up to 4 slots (at most 24 seatings per deal), ``rotations`` beyond.
+
+Why neighbours matter: in Verish' ne verish' only the next player may challenge a play, so *who sits before whom*
+moves results as much as the cards do. Rotations keep that order fixed within a deal, so its effect does not
+cancel there; the intervals (which resample whole deals) are then honest but wide. Permutations cancel it too
+(measured in ``docs/tournaments.md``).
 
 Lineups: with as many entrants as slots, all of them play every deal. With more entrants, deal ``d`` takes the
 ``d``-th subset of ``k`` entrants in a seeded order of all subsets (so every subset plays equally often). With
@@ -34,9 +40,10 @@ from typing import Literal
 
 import numpy as np
 
-Scheme = Literal["rotations", "permutations", "single"]
-SCHEMES: tuple[Scheme, ...] = ("rotations", "permutations", "single")
+Scheme = Literal["auto", "permutations", "rotations", "single"]
+SCHEMES: tuple[Scheme, ...] = ("auto", "permutations", "rotations", "single")
 MAX_PERMUTATION_SLOTS = 6
+AUTO_PERMUTATION_SLOTS = 4
 MAX_LISTED_SUBSETS = 50_000
 
 
@@ -61,7 +68,7 @@ class Schedule:
     Args:
         num_entrants: policies in the tournament.
         slots: the seats of each slot, e.g. ``[(0,), (1,), (2,), (3,)]`` or ``[(0, 2), (1, 3)]`` for two sides.
-        scheme: see the module docstring.
+        scheme: see the module docstring; ``auto`` is resolved here (``self.scheme`` is the scheme used).
         seed: the tournament seed (deal seeds, base orders and the subset order derive from it).
         lineups: explicit entrant indices per slot, used in turn by deal ``d % len(lineups)``.
     """
@@ -70,13 +77,15 @@ class Schedule:
         self,
         num_entrants: int,
         slots: Sequence[tuple[int, ...]],
-        scheme: Scheme = "rotations",
+        scheme: Scheme = "auto",
         seed: int = 0,
         lineups: Sequence[Sequence[int]] | None = None,
     ):
         if scheme not in SCHEMES:
             raise ValueError(f"unknown seating scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
         k = len(slots)
+        if scheme == "auto":
+            scheme = "permutations" if k <= AUTO_PERMUTATION_SLOTS else "rotations"
         if scheme == "permutations" and k > MAX_PERMUTATION_SLOTS:
             raise ValueError(f"'permutations' plays {k}! seatings per deal; use 'rotations' for {k} slots")
         if num_entrants < 1:

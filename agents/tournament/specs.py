@@ -74,7 +74,11 @@ def _load_python(target: str, context: PolicyContext, seed: int | None) -> Polic
     module_name, sep, attribute = target.partition(":")
     if not sep or not module_name or not attribute:
         raise ValueError(f"a Python policy is written py:package.module:Factory, got py:{target}")
-    factory = getattr(importlib.import_module(module_name), attribute, None)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {module_name} for spec py:{target} (is it on sys.path?): {error}") from error
+    factory = getattr(module, attribute, None)
     if factory is None:
         raise ValueError(f"{module_name} has no attribute {attribute!r} (from spec py:{target})")
     policy = factory(context, seed)

@@ -101,3 +101,16 @@ def test_bad_settings_are_refused() -> None:
         Schedule(2, FOUR_SEATS, lineups=[[0, 1, 2, 0]])
     with pytest.raises(ValueError, match="scheme"):
         Schedule(2, FOUR_SEATS, "swiss")  # type: ignore[arg-type]
+
+
+def test_auto_balances_neighbours_on_small_tables_and_rotates_on_large_ones() -> None:
+    assert Schedule(4, FOUR_SEATS).scheme == "permutations"
+    assert len(Schedule(4, FOUR_SEATS).deal_jobs(0)) == 24
+    assert Schedule(2, [(0, 2), (1, 3)]).scheme == "permutations"
+    assert Schedule(5, [(s,) for s in range(5)]).scheme == "rotations"
+
+
+def test_permutations_balance_who_plays_before_whom() -> None:
+    schedule = Schedule(4, FOUR_SEATS, "permutations", seed=0)
+    before = Counter((job.seats[seat], job.seats[(seat + 1) % 4]) for job in schedule.deal_jobs(0) for seat in range(4))
+    assert before == Counter({(a, b): 8 for a in range(4) for b in range(4) if a != b})

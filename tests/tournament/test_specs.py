@@ -40,6 +40,8 @@ def test_registered_names_and_python_factories(context: PolicyContext) -> None:
         resolve_policy("no_such_policy", context)
     with pytest.raises(ValueError, match="no attribute"):
         resolve_policy("py:agents.random_policy:Missing", context)
+    with pytest.raises(ValueError, match="cannot import"):
+        resolve_policy("py:no_such_module:Factory", context)
     with pytest.raises(ValueError, match=r"not an agents\.Policy"):
         resolve_policy("py:builtins:slice", context)
 
