@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.tournament.metrics import BLUFFING, CLIMBING, TRICK_TAKING, Event, MetricFamily
+from agents.tournament.metrics import BLUFFING, CLIMBING, LAST_TRICK, TRICK_TAKING, Event, MetricFamily
 
 PartnerGroups = list[tuple[int, ...]]
 PartnerHook = Callable[[Any, int], "PartnerGroups | None"]
@@ -27,15 +27,37 @@ def places_by_returns(returns: Sequence[float]) -> list[float]:
 
 
 def declared_partners(options: Any, num_players: int) -> PartnerGroups | None:
-    """Partner groups the options object declares itself (a ``partner_groups`` attribute or method)."""
+    """Partner groups the game's options declare: a ``partner_groups`` attribute (or method) listing the groups,
+    or a ``teams`` attribute giving each seat's side (Zheng Shang You: ``(0, 1, 0, 1)`` for 2 v 2). ``None`` when
+    every seat is its own side."""
     groups = getattr(options, "partner_groups", None)
     if callable(groups):
         groups = groups()
-    return [tuple(g) for g in groups] if groups else None
+    if groups:
+        return [tuple(g) for g in groups]
+    sides = getattr(options, "teams", None)
+    if isinstance(sides, (list, tuple)) and len(sides) == num_players and len(set(sides)) < num_players:
+        return [tuple(s for s in range(num_players) if sides[s] == side) for side in dict.fromkeys(sides)]
+    return None
 
 
-def no_places(events: Sequence[Event], returns: Sequence[float], options: Any) -> list[float] | None:
-    """Rank by returns (the default)."""
+def reported_places(events: Sequence[Event], returns: Sequence[float], options: Any) -> list[float] | None:
+    """Places from a single game's ``game_over`` event: its public ``places`` (ties share the mean place), or
+    its ``order`` of going out (seats it does not list, as in a game that ends at the first player out, share
+    the places left). ``None`` (rank by returns) for a match of several games, or a truncated one."""
+    overs = [e for e in events if e["kind"] == "game_over"]
+    if len(overs) != 1:
+        return None
+    public = overs[0]["public"]
+    n = len(returns)
+    if "places" in public:
+        return places_by_returns([-float(p) for p in public["places"]])
+    if "order" in public:
+        order = list(public["order"])
+        places = [(len(order) + 1 + n) / 2] * n  # the mean of places len(order)+1 .. n
+        for place, seat in enumerate(order, start=1):
+            places[seat] = float(place)
+        return places
     return None
 
 
@@ -44,49 +66,20 @@ class GameHooks:
     """The game-specific parts of a tournament (defaults suit any individual game)."""
 
     partners: PartnerHook = declared_partners
-    places: PlacesHook = no_places
+    places: PlacesHook = reported_places
     metrics: MetricFamily | None = None
 
 
-def exit_order_places(events: Sequence[Event], returns: Sequence[float], options: Any) -> list[float] | None:
-    """Places in the order of going out, from a single game's ``game_over`` event (public ``order``); seats
-    the order does not list (a game that ends at the first player out) share the places left.
-
-    A match of several games (or a truncated one, which has no ``game_over``) is ranked by returns."""
-    overs = [e for e in events if e["kind"] == "game_over"]
-    if len(overs) != 1 or "order" not in overs[0]["public"]:
-        return None
-    order = list(overs[0]["public"]["order"])
-    n = len(returns)
-    shared = (len(order) + 1 + n) / 2  # the mean of places len(order)+1 .. n
-    places = [shared] * n
-    for place, seat in enumerate(order, start=1):
-        places[seat] = float(place)
-    return places
-
-
-def alternating_teams(options: Any, num_players: int) -> PartnerGroups | None:
-    """Zheng Shang You's team games: partners sit opposite (4) or alternate (6): seats 0, 2, … vs 1, 3, ….
-
-    Team play is read from the options (``partner_groups`` if declared, else a truthy ``teams`` /
-    ``team_game`` / ``team_mode`` option)."""
-    declared = declared_partners(options, num_players)
-    if declared is not None:
-        return declared
-    if any(getattr(options, name, False) for name in ("teams", "team_game", "team_mode")):
-        return [tuple(range(0, num_players, 2)), tuple(range(1, num_players, 2))]
-    return None
-
-
 GAME_HOOKS: dict[str, GameHooks] = {
-    "verish_ne_verish": GameHooks(places=exit_order_places, metrics=BLUFFING),
-    "yukushi": GameHooks(places=exit_order_places, metrics=BLUFFING),
-    "kyuuri": GameHooks(metrics=TRICK_TAKING),
+    "verish_ne_verish": GameHooks(metrics=BLUFFING),
+    "yukushi": GameHooks(metrics=BLUFFING),
+    "kyuuri": GameHooks(metrics=LAST_TRICK),
     "goninkan": GameHooks(metrics=TRICK_TAKING),
     "yoninkan": GameHooks(metrics=TRICK_TAKING),
-    "zheng_shang_you": GameHooks(partners=alternating_teams, metrics=CLIMBING),
+    "zheng_shang_you": GameHooks(metrics=CLIMBING),
 }
-"""Game name → hooks. Games not listed get the defaults (no partners, places by returns, no metrics)."""
+"""Game name → hooks. Games not listed get the defaults (partners the options declare, places the log reports
+or else by returns, no metrics)."""
 
 
 def game_name(env_id: str) -> str:

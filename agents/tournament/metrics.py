@@ -59,10 +59,11 @@ def bluffing_counters(events: Sequence[Event], n: int) -> Counters:
     """Counters of the claim-and-challenge games (Verish' ne verish', Yukushi).
 
     A *challenge chance* is a moment at which the seat could have challenged the latest play. Where the log
-    has ``window`` events (Yukushi's challenge windows) each window is one chance for every ``eligible`` seat
-    and every seat in ``challengers`` called. Otherwise the chance is the turn after a play: the seat either
-    challenged (a ``challenge`` event) or declined by playing on or passing. A lie *faced* is a chance at
-    which the latest play was a lie, so recall = lies challenged / lies faced."""
+    has ``window`` events (Yukushi's challenge windows), each window is one chance for every seat that
+    ``decided`` in it (or, if the event does not say, every ``eligible`` seat), and the seats in
+    ``challengers`` called. Otherwise the chance is the turn after a play: the seat either challenged (a
+    ``challenge`` event) or declined by playing on or passing. A lie *faced* is a chance at which the latest
+    play was a lie, so recall = lies challenged / lies faced."""
     c = _zeros(BLUFF_COUNTERS, n)
     windowed = any(e["kind"] == "window" for e in events)
     latest_truthful: bool | None = None  # None: the pile is empty
@@ -81,20 +82,30 @@ def bluffing_counters(events: Sequence[Event], n: int) -> Counters:
             if latest_truthful is None:
                 continue
             callers = set(public.get("challengers", ()))
-            for seat in public.get("eligible", ()):
+            for seat in public.get("decided", public.get("eligible", ())):
                 _chance(c[seat], lie=not latest_truthful, called=seat in callers)
         elif kind == "challenge":
             lie = bool(public["lie"])
             if not windowed:
                 _chance(c[player], lie=lie, called=True)
             c[public["owner"]]["bluffs_caught"] += lie
-            c[public["taker"]]["cards_picked_up"] += public["pile_size"]
+            c[public["taker"]]["cards_picked_up"] += _pile_size(e)
             latest_truthful = None
         elif kind in ("flush", "deal", "game_over"):
             latest_truthful = None
     for seat in c:
         seat["bluffs_uncaught"] = seat["bluffs"] - seat["bluffs_caught"]
     return c
+
+
+def _pile_size(challenge: Event) -> int:
+    """Cards the taker picked up: public, or (where a game hides pile sizes) in the taker's private part."""
+    size = challenge["public"].get("pile_size")
+    if size is None:
+        taker = challenge["public"]["taker"]
+        private = challenge["private"].get(taker) or challenge["private"].get(str(taker)) or {}
+        size = private.get("pile_size", 0)
+    return int(size)
 
 
 def _chance(seat: dict[str, float], *, lie: bool, called: bool) -> None:
@@ -151,6 +162,38 @@ TRICK_TAKING = MetricFamily(
         Ratio("tricks_won", "tricks_won", "games", "tricks won per game"),
         Ratio("honours_taken", "honours_taken", "games", "honours (A K Q J) in tricks won, per game"),
         Ratio("kankei_success", "kankei_successes", "kankei_deals", "share of deals played as 関係 that succeeded"),
+    ),
+)
+
+
+LAST_TRICK_COUNTERS = ("tricks_won", "deals_played", "last_tricks_lost", "penalty_points")
+
+
+def last_trick_counters(events: Sequence[Event], n: int) -> Counters:
+    """Kyuuri's "last trick loses": tricks won, deals played (``deal`` public ``players``), deals lost by taking
+    the last trick and the penalty points that cost (``deal_over`` public ``losers``, ``points``)."""
+    c = _zeros(LAST_TRICK_COUNTERS, n)
+    for e in events:
+        kind, public = e["kind"], e["public"]
+        if kind == "trick":
+            c[public["winner"]]["tricks_won"] += 1
+        elif kind == "deal":
+            for seat in public.get("players", range(n)):
+                c[seat]["deals_played"] += 1
+        elif kind == "deal_over":
+            for seat in public.get("losers", ()):
+                c[seat]["last_tricks_lost"] += 1
+                c[seat]["penalty_points"] += public.get("points", 0)
+    return c
+
+
+LAST_TRICK = MetricFamily(
+    last_trick_counters,
+    (
+        Ratio("tricks_won", "tricks_won", "games", "tricks won per game"),
+        Ratio("last_trick_rate", "last_tricks_lost", "deals_played", "share of deals lost by taking the last trick"),
+        Ratio("penalty_per_deal", "penalty_points", "deals_played", "penalty points taken per deal played"),
+        Ratio("deals_survived", "deals_played", "games", "deals played per game (before elimination or the end)"),
     ),
 )
 

@@ -79,10 +79,14 @@ class Tournament:
         self.env_id = env.unwrapped.definition.env_id
         self.num_players = len(env.unwrapped.possible_agents)
         self.hooks = hooks_for(self.env_id)
-        groups = self.hooks.partners(env.unwrapped.options, self.num_players) if self.teams else None
+        groups = self.hooks.partners(env.unwrapped.options, self.num_players)
         if groups is not None:
             validate_partner_groups(groups, self.num_players)
-        self.slots = groups if groups is not None else [(s,) for s in range(self.num_players)]
+        singles: list[tuple[int, ...]] = [(s,) for s in range(self.num_players)]
+        self.sides: list[tuple[int, ...]] = groups if groups is not None else singles
+        """The game's sides (partners win together), whoever sits in them."""
+        self.slots = self.sides if self.teams else singles
+        """What the schedule seats: a side (one policy plays all its seats) or a seat."""
         self.schedule = Schedule(len(self.entrants), self.slots, self.scheme, self.seed, self._lineup_indices())
         context = PolicyContext.from_env(env)
         for entrant in self.entrants:  # fail now, with the spec's own error, rather than in a worker
@@ -173,6 +177,7 @@ class Tournament:
             resamples=self.resamples,
             confidence=self.confidence,
             target_width=self.target_width,
+            sides=self.sides,
         )
         return stats, rate_games(records, labels)
 

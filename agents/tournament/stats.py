@@ -7,7 +7,8 @@ intervals; ``resamples`` and ``confidence`` are parameters.
 
 * mean score: the env's return (the game's own objective), per seat played;
 * win rate: share of games with the best return at the table; a ``k``-way tie for best counts ``1/k`` each,
-  so win rates of a table sum to 1 and an entrant no better than the others wins ``1/n``;
+  so an entrant no better than the others wins ``1/n`` (in a team game the unit is the side: every seat of
+  the winning side wins);
 * mean place: the game's finishing place (1 = best; ties share the mean place);
 * head-to-head: for two entrants at the same table (different sides), the share of games in which the row
   entrant scored more than the column entrant, ties counting ½;
@@ -148,11 +149,19 @@ def cluster_bootstrap(
     return estimate, low, high
 
 
-def win_shares(returns: Sequence[float]) -> list[float]:
-    """1/k for each of the k seats with the best return, 0 for the others."""
-    best = max(returns)
-    winners = sum(r == best for r in returns)
-    return [1.0 / winners if r == best else 0.0 for r in returns]
+def win_shares(returns: Sequence[float], sides: Sequence[Sequence[int]] | None = None) -> list[float]:
+    """1/k for each seat of the k sides with the best return, 0 for the others.
+
+    ``sides`` groups partners (a side's return is its seats' mean); by default every seat is a side."""
+    groups = sides if sides is not None else [(seat,) for seat in range(len(returns))]
+    results = [sum(returns[s] for s in side) / len(side) for side in groups]
+    best = max(results)
+    winners = sum(r == best for r in results)
+    shares = [0.0] * len(returns)
+    for side, result in zip(groups, results, strict=True):
+        for seat in side:
+            shares[seat] = 1.0 / winners if result == best else 0.0
+    return shares
 
 
 def games_needed(current_games: int, current_width: float, target_width: float) -> int | None:
@@ -171,12 +180,15 @@ def analyse(
     resamples: int = 1000,
     confidence: float = 0.95,
     target_width: float = 0.1,
+    sides: Sequence[Sequence[int]] | None = None,
 ) -> TournamentStats:
-    """All statistics of a tournament's games (ordered as stored, so results never depend on finishing order)."""
+    """All statistics of a tournament's games (ordered as stored, so results never depend on finishing order).
+
+    ``sides``: the partner groups of a team game (a win is shared by the seats of the winning side)."""
     deals = sorted({r.deal for r in records})
     cols = _Columns(deals)
     for r in records:
-        wins = win_shares(r.returns)
+        wins = win_shares(r.returns, sides)
         for seat, label in enumerate(r.seats):
             cols.add(("score", label), r.deal, r.returns[seat], 1)
             cols.add(("win", label), r.deal, wins[seat], 1)

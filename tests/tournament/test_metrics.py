@@ -7,8 +7,8 @@ from typing import Any
 import cardenvs
 from agents import make_policy
 from agents.play import play_episode
-from agents.tournament.hooks import exit_order_places, hooks_for, places_by_returns
-from agents.tournament.metrics import bluffing_counters, climbing_counters, trick_counters
+from agents.tournament.hooks import declared_partners, hooks_for, places_by_returns, reported_places
+from agents.tournament.metrics import bluffing_counters, climbing_counters, last_trick_counters, trick_counters
 
 
 def ev(kind: str, player: int | None = None, secret: dict[str, Any] | None = None, **public: Any) -> dict[str, Any]:
@@ -19,7 +19,7 @@ def play(player: int, truthful: bool) -> dict[str, Any]:
     return ev("play", player, {"truthful": truthful}, count=1)
 
 
-def challenge(player: int, owner: int, lie: bool, taker: int, pile_size: int) -> dict[str, Any]:
+def challenge(player: int, owner: int, lie: bool, taker: int, pile_size: int | None) -> dict[str, Any]:
     return ev("challenge", player, owner=owner, lie=lie, taker=taker, pile_size=pile_size, revealed=[])
 
 
@@ -68,8 +68,8 @@ def test_challenge_windows_yukushi_convention() -> None:
         ev("window", eligible=[1, 2], challengers=[1, 2]),  # both call; p1 is nearer and wins the call
         challenge(1, owner=0, lie=True, taker=0, pile_size=1),
         play(1, True),
-        ev("window", eligible=[0, 2], challengers=[0]),
-        challenge(0, owner=1, lie=False, taker=0, pile_size=1),
+        ev("window", eligible=[0, 2], decided=[0], challengers=[0]),  # a priority poll stops at p0: p2 never asked
+        {**challenge(0, owner=1, lie=False, taker=0, pile_size=None), "private": {0: {"pile_size": 1}}},  # hidden
         play(0, True),
         ev("window", eligible=[1, 2], challengers=[]),
         ev("pass", 1),
@@ -82,7 +82,7 @@ def test_challenge_windows_yukushi_convention() -> None:
     assert pick(bluffing_counters(events, 3), *NAMES) == [
         [3, 2, 1, 1, 1, 0, 1, 0, 2],
         [1, 0, 0, 0, 4, 3, 1, 1, 0],
-        [0, 0, 0, 0, 5, 3, 1, 1, 0],
+        [0, 0, 0, 0, 4, 3, 1, 1, 0],
     ]
 
 
@@ -154,10 +154,14 @@ def test_places() -> None:
     assert places_by_returns([0.0, 0.0, 0.0]) == [2.0, 2.0, 2.0]
     assert places_by_returns([3.0, 1.0, 2.0]) == [1.0, 3.0, 2.0]
     over = [ev("game_over", order=[2, 0, 3, 1])]
-    assert exit_order_places(over, [0.0] * 4, None) == [2.0, 4.0, 1.0, 3.0]
+    assert reported_places(over, [0.0] * 4, None) == [2.0, 4.0, 1.0, 3.0]
     first_out_only = [ev("game_over", order=[1])]
-    assert exit_order_places(first_out_only, [0.0] * 4, None) == [3.0, 1.0, 3.0, 3.0]
-    assert exit_order_places([], [0.0] * 4, None) is None  # truncated: ranked by returns instead
+    assert reported_places(first_out_only, [0.0] * 4, None) == [3.0, 1.0, 3.0, 3.0]
+    shared = [ev("game_over", places=[1, 2, 2, 4])]  # Kyuuri: two eliminated together share 2nd
+    assert reported_places(shared, [0.0] * 4, None) == [1.0, 2.5, 2.5, 4.0]
+    assert reported_places([], [0.0] * 4, None) is None  # truncated: ranked by returns instead
+    two_games = [ev("game_over", order=[0, 1]), ev("game_over", order=[1, 0])]
+    assert reported_places(two_games, [0.0] * 2, None) is None  # a match: ranked by returns
 
 
 def test_hooks_are_keyed_by_game_name() -> None:
@@ -165,3 +169,36 @@ def test_hooks_are_keyed_by_game_name() -> None:
     assert hooks_for("zheng_shang_you-v0").metrics is not None
     unknown = hooks_for("cardenvs/some_new_game-v0")
     assert unknown.metrics is None and unknown.partners(object(), 4) is None
+
+
+def test_last_trick_penalties() -> None:
+    events = [
+        ev("deal", players=[0, 1, 2]),
+        ev("trick", seats=[0, 1, 2], cards=["5", "9", "K"], winner=2),
+        ev("trick", seats=[2, 0, 1], cards=["Q", "Q", "3"], winner=0),
+        ev("deal_over", losers=[0], points=12),
+        ev("deal", players=[0, 2]),  # seat 1 was eliminated
+        ev("trick", seats=[0, 2], cards=["A", "2"], winner=0),
+        ev("deal_over", losers=[0, 2], points=14),
+    ]
+    assert pick(last_trick_counters(events, 3), "tricks_won", "deals_played", "last_tricks_lost", "penalty_points") == [
+        [2, 2, 2, 26],
+        [0, 1, 0, 0],
+        [1, 2, 1, 14],
+    ]
+
+
+def test_partner_groups_declared_by_the_options() -> None:
+    class Sides:
+        teams = (0, 1, 0, 1)
+
+    class Individual:
+        teams = (0, 1, 2, 3)
+
+    class Groups:
+        partner_groups = ((0, 2, 4), (1, 3, 5))
+
+    assert declared_partners(Sides(), 4) == [(0, 2), (1, 3)]
+    assert declared_partners(Individual(), 4) is None
+    assert declared_partners(Groups(), 6) == [(0, 2, 4), (1, 3, 5)]
+    assert declared_partners(object(), 4) is None

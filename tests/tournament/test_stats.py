@@ -81,3 +81,11 @@ def test_games_needed_follows_the_square_root_law() -> None:
     assert games_needed(100, 0.2, 0.1) == 400
     assert games_needed(1000, 0.05, 0.1) == 250
     assert games_needed(100, float("nan"), 0.1) is None
+
+
+def test_the_winning_side_of_a_team_game_wins_whole() -> None:
+    sides = [(0, 2), (1, 3)]
+    assert win_shares([1.0, -1.0, 1.0, -1.0], sides) == [1.0, 0.0, 1.0, 0.0]
+    assert win_shares([0.0, 0.0, 0.0, 0.0], sides) == [0.5, 0.5, 0.5, 0.5]
+    records = [record(0, 0, ["A", "B", "A", "B"], [1.0, -1.0, 1.0, -1.0])]
+    assert analyse(records, ["A", "B"], sides=sides, resamples=10).entrant_stats["A"].win_rate.value == 1.0
