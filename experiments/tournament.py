@@ -22,6 +22,9 @@ from typing import Any
 from agents.tournament import DB_NAME, Tournament, write_report
 from agents.tournament.schedule import SCHEMES, Scheme
 
+SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
+"""Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""
+
 
 @dataclass
 class TournamentArgs:
@@ -36,6 +39,7 @@ class TournamentArgs:
     seed: int = 0
     workers: int = 1
     ray_address: str | None = None
+    ray_ship_code: bool = False
     chunk_size: int | None = None
     out: str | None = None
     target_width: float = 0.1
@@ -71,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=TournamentArgs.seed)
     p.add_argument("--workers", type=int, default=TournamentArgs.workers, help="local processes (0: all cores)")
     p.add_argument("--ray-address", help="play on Ray: 'auto', 'ray://host:10001', or 'local' for a local Ray")
+    p.add_argument(
+        "--ray-ship-code", action="store_true", help="send this checkout to the Ray nodes (runtime_env working_dir)"
+    )
     p.add_argument("--chunk-size", type=int, help="games per task sent to a worker")
     p.add_argument("--out", help="output folder (default runs/tournaments/<game>)")
     p.add_argument("--target-width", type=float, default=TournamentArgs.target_width, help="for 'games needed'")
@@ -107,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         use_ray=use_ray,
         ray_address=address,
+        ray_runtime_env=SHIPPED_CODE if args.ray_ship_code else None,
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
     )
