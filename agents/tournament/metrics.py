@@ -131,6 +131,7 @@ BLUFFING = MetricFamily(
 
 # ---------------------------------------------------------------------------------------------- trick-taking
 TRICK_COUNTERS = ("tricks_won", "honours_taken", "kankei_deals", "kankei_successes")
+TRICKS_WON = Ratio("tricks_won", "tricks_won", "games", "tricks won per game")
 HONOUR_RANKS = frozenset({"A", "K", "Q", "J"})
 
 
@@ -159,7 +160,7 @@ def trick_counters(events: Sequence[Event], n: int) -> Counters:
 TRICK_TAKING = MetricFamily(
     trick_counters,
     (
-        Ratio("tricks_won", "tricks_won", "games", "tricks won per game"),
+        TRICKS_WON,
         Ratio("honours_taken", "honours_taken", "games", "honours (A K Q J) in tricks won, per game"),
         Ratio("kankei_success", "kankei_successes", "kankei_deals", "share of deals played as 関係 that succeeded"),
     ),
@@ -190,7 +191,7 @@ def last_trick_counters(events: Sequence[Event], n: int) -> Counters:
 LAST_TRICK = MetricFamily(
     last_trick_counters,
     (
-        Ratio("tricks_won", "tricks_won", "games", "tricks won per game"),
+        TRICKS_WON,
         Ratio("last_trick_rate", "last_tricks_lost", "deals_played", "share of deals lost by taking the last trick"),
         Ratio("penalty_per_deal", "penalty_points", "deals_played", "penalty points taken per deal played"),
         Ratio("deals_survived", "deals_played", "games", "deals played per game (before elimination or the end)"),
