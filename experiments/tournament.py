@@ -3,10 +3,11 @@
     python -m experiments.tournament --game verish_ne_verish-v0 --players 4 \\
         --policies random rule=verish_ne_verish/rule --games 2000 --workers 2
 
-Results go to ``--out`` (default ``runs/tournaments/<game>``): ``tournament.sqlite`` (one row per game, written
-as games finish) and ``tournament-report.md`` / ``.html`` with plots. Run the same command again to resume an
-interrupted tournament, or with a larger ``--games`` to extend it. ``--ray-address auto`` plays on a Ray
-cluster. Policy specs: registered names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``.
+Results go to ``--out`` (default ``runs/tournaments/<game>-<hash of the settings>``): ``tournament.sqlite``
+(one row per game, written as games finish) and ``tournament-report.md`` / ``.html`` with plots. Run the same
+command again to resume an interrupted tournament, or with a larger ``--games`` to extend it (the settings
+hash leaves the number of games out). ``--ray-address auto`` plays on a Ray cluster. Policy specs: registered
+names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``.
 See docs/tournaments.md.
 """
 
@@ -79,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ray-ship-code", action="store_true", help="send this checkout to the Ray nodes (runtime_env working_dir)"
     )
     p.add_argument("--chunk-size", type=int, help="games per task sent to a worker")
-    p.add_argument("--out", help="output folder (default runs/tournaments/<game>)")
+    p.add_argument("--out", help="output folder (default runs/tournaments/<game>-<hash of the settings>)")
     p.add_argument("--target-width", type=float, default=TournamentArgs.target_width, help="for 'games needed'")
     p.add_argument("--resamples", type=int, default=TournamentArgs.resamples, help="bootstrap resamples")
     p.add_argument("--store-events", action="store_true", help="keep every game's event log in the database")
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         target_width=args.target_width,
         resamples=args.resamples,
     )
-    out = Path(args.out or Path("runs", "tournaments", tournament.env_id.split("/")[-1]))
+    game = tournament.env_id.split("/")[-1]
+    out = Path(args.out or Path("runs", "tournaments", f"{game}-{tournament.digest()}"))
     use_ray = args.ray_address is not None
     address = None if args.ray_address in (None, "local") else args.ray_address
     result = tournament.run(

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -117,6 +119,11 @@ class Tournament:
             "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
             "store_events": self.store_events,
         }
+
+    def digest(self) -> str:
+        """A short hash of :meth:`settings`: names a default output folder that the same settings find again."""
+        text = json.dumps(self.settings(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
 
     def jobs(self) -> list[Job]:
         """Every game of the tournament."""
