@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
@@ -80,6 +81,8 @@ class Tournament:
         env = cardenvs.make(self.env_id, **self.options)
         self.env_id = env.unwrapped.definition.env_id
         self.num_players = len(env.unwrapped.possible_agents)
+        self.resolved_options = _jsonable_options(env.unwrapped.options)
+        """Every option of the game with its value (defaults included), as stored with the results."""
         self.hooks = hooks_for(self.env_id)
         groups = self.hooks.partners(env.unwrapped.options, self.num_players)
         if groups is not None:
@@ -111,7 +114,7 @@ class Tournament:
         """What a stored tournament must agree with to be resumed (the number of games may grow)."""
         return {
             "env_id": self.env_id,
-            "options": self.options,
+            "options": self.resolved_options,
             "entrants": [[e.label, e.spec] for e in self.entrants],
             "scheme": self.schedule.scheme,
             "seed": self.seed,
@@ -187,6 +190,12 @@ class Tournament:
             sides=self.sides,
         )
         return stats, rate_games(records, labels)
+
+
+def _jsonable_options(options: Any) -> dict[str, Any]:
+    is_instance = dataclasses.is_dataclass(options) and not isinstance(options, type)
+    values = dataclasses.asdict(options) if is_instance else dict(vars(options))
+    return dict(json.loads(json.dumps(values, default=str)))
 
 
 class _ProgressBar:

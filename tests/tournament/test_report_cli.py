@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.tournament import run_and_report
+from agents.tournament import Tournament, run_and_report
 from agents.tournament.storage import SettingsMismatchError
+from agents.tournament.worker import decode_events
 from experiments import tournament as cli
 
 
@@ -69,3 +70,21 @@ def test_option_parsing() -> None:
     assert cli.parse_option("num_players=5") == ("num_players", 5)
     assert cli.parse_option("quad_discard_optional=true") == ("quad_discard_optional", True)
     assert cli.parse_option("reward_mode=exit_order") == ("reward_mode", "exit_order")
+
+
+def test_stored_event_logs_replay_the_metrics(tmp_path: Path) -> None:
+    tournament = Tournament("verish_ne_verish-v0", ["random", "verish_ne_verish/rule"], games=6, store_events=True)
+    records = tournament.run(tmp_path / "t.sqlite").records
+    family = tournament.hooks.metrics
+    assert family is not None
+    for r in records:
+        assert r.events is not None
+        events = decode_events(r.events)
+        assert events[-1]["kind"] == "game_over"
+        assert [{**c, "games": 1.0} for c in family.count(events, 4)] == r.metrics
+
+
+def test_default_options_and_spelled_out_defaults_are_the_same_tournament() -> None:
+    spelled = Tournament("verish_ne_verish-v0", ["random"], options={"num_players": 4, "reward_mode": "loser"})
+    assert spelled.digest() == Tournament("cardenvs/verish_ne_verish-v0", ["random"]).digest()
+    assert spelled.digest() != Tournament("verish_ne_verish-v0", ["random"], options={"num_players": 3}).digest()
