@@ -22,6 +22,7 @@ import cardenvs
 from agents.base import PolicyContext
 from agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
 from agents.tournament.hooks import hooks_for, validate_partner_groups
+from agents.tournament.metrics import Ratio
 from agents.tournament.ratings import Rating, rate_games
 from agents.tournament.schedule import Job, Schedule, Scheme
 from agents.tournament.specs import Entrant, parse_entrants, resolve_policy
@@ -107,7 +108,7 @@ class Tournament:
         return [[index[label] for label in lineup] for lineup in self.lineups]
 
     @property
-    def metric_ratios(self) -> list[Any]:
+    def metric_ratios(self) -> list[Ratio]:
         return list(self.hooks.metrics.ratios) if self.hooks.metrics else []
 
     def settings(self) -> dict[str, Any]:
