@@ -3,8 +3,8 @@
 A spec is one of
 
 * a registered policy name (``random``, ``verish_ne_verish/rule``; see :data:`agents.registry.POLICIES`);
-* ``ckpt:PATH``: a trained checkpoint, loaded by :func:`agents.sb3_policy.load_policy` (torch is imported only
-  when such a spec is used);
+* ``ckpt:PATH``: a trained checkpoint, loaded by ``agents.sb3_policy.checkpoint_policy`` (imported only when such
+  a spec is used; prefixes that :data:`agents.registry.RESOLVERS` knows, such as ``ckpt-greedy:``, go to it);
 * ``py:package.module:Factory``: any callable ``Factory(context, seed) -> Policy`` (a class or a function), for
   policies that live outside this repository.
 
@@ -19,8 +19,8 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from agents import registry
 from agents.base import Policy, PolicyContext
-from agents.registry import make_policy
 
 SpecLoader = Callable[[str, PolicyContext, "int | None"], Policy]
 """``loader(argument, context, seed)``: builds a policy from the part of a spec after ``prefix:``."""
@@ -66,7 +66,7 @@ def _load_checkpoint(path: str, context: PolicyContext, seed: int | None) -> Pol
         raise ValueError(
             f"ckpt:{path} needs agents.sb3_policy and the training extra (pip install -e '.[train]'): {error}"
         ) from error
-    policy: Policy = sb3_policy.load_policy(path, context, seed=seed)
+    policy: Policy = sb3_policy.checkpoint_policy(path, context, seed)
     return policy
 
 
@@ -99,8 +99,11 @@ def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
 
 
 def resolve_policy(spec: str, context: PolicyContext, seed: int | None = None) -> Policy:
-    """Build the policy a spec names, for the game described by ``context``."""
+    """Build the policy a spec names, for the game described by ``context``.
+
+    A prefix the policy registry resolves itself (``agents.registry.RESOLVERS``) is left to it, so that the
+    registry stays the one place that knows how a checkpoint is loaded; the prefixes here cover the rest."""
     prefix, sep, argument = spec.partition(":")
-    if sep and prefix in SPEC_PREFIXES:
+    if sep and prefix in SPEC_PREFIXES and prefix not in getattr(registry, "RESOLVERS", {}):
         return SPEC_PREFIXES[prefix](argument, context, seed)
-    return make_policy(spec, context, seed)
+    return registry.make_policy(spec, context, seed)

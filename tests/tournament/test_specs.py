@@ -49,11 +49,12 @@ def test_registered_names_and_python_factories(context: PolicyContext) -> None:
 def test_checkpoints_go_through_agents_sb3_policy(context: PolicyContext, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, Any]] = []
 
-    def load_policy(path: str, ctx: PolicyContext, seed: int | None = None) -> RandomPolicy:
+    def checkpoint_policy(path: str, ctx: PolicyContext, seed: int | None, greedy: bool = False) -> RandomPolicy:
         calls.append((path, seed))
         return RandomPolicy(ctx, seed)
 
-    monkeypatch.setitem(sys.modules, "agents.sb3_policy", types.SimpleNamespace(load_policy=load_policy))
+    fake = types.SimpleNamespace(checkpoint_policy=checkpoint_policy)
+    monkeypatch.setitem(sys.modules, "agents.sb3_policy", fake)
     assert isinstance(resolve_policy("ckpt:runs/model.zip", context, seed=3), RandomPolicy)
     assert calls == [("runs/model.zip", 3)]
 
