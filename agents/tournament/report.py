@@ -1,0 +1,320 @@
+"""The tournament report: Markdown and HTML with plots, written next to the database.
+
+Files (for a database ``DIR/NAME.sqlite``): ``DIR/NAME-report.md``, ``DIR/NAME-report.html`` and the plots
+``DIR/NAME-ratings.png`` (OpenSkill μ with 95% intervals and mean scores with bootstrap intervals),
+``DIR/NAME-head_to_head.png`` (heatmap) and ``DIR/NAME-metrics.png`` (game metrics with intervals). Plots use
+matplotlib's Agg canvas through ``Figure`` objects (no pyplot, no display needed).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.tournament.ratings import Z95, Rating
+from agents.tournament.stats import Estimate, TournamentStats
+
+DOCS = "docs/tournaments.md"
+
+
+@dataclass
+class Table:
+    """A table rendered both as Markdown and as HTML."""
+
+    headers: list[str]
+    rows: list[list[str]]
+
+    def markdown(self) -> str:
+        lines = ["| " + " | ".join(self.headers) + " |", "|" + "---|" * len(self.headers)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self.rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+@dataclass
+class Section:
+    """A report section: a title, paragraphs, tables and images, in that order."""
+
+    title: str
+    paragraphs: list[str]
+    tables: list[Table]
+    images: list[str]
+
+
+def _ranked(stats: TournamentStats) -> list[str]:
+    """Entrants by mean score, best first (entrants without games last)."""
+
+    def key(label: str) -> float:
+        value = stats.entrant_stats[label].score.value
+        return -value if not math.isnan(value) else math.inf
+
+    return sorted(stats.entrants, key=key)
+
+
+def _summary(stats: TournamentStats, ratings: dict[str, Rating]) -> Table:
+    pct = round(stats.confidence * 100)
+    rows = []
+    for label in _ranked(stats):
+        s = stats.entrant_stats[label]
+        r = ratings[label]
+        rows.append(
+            [
+                label,
+                str(s.seat_games),
+                s.score.text(),
+                s.win_rate.text(),
+                s.place.text(2),
+                f"{r.mu:.2f} ± {r.sigma:.2f}",
+                f"{r.ordinal:.2f}",
+            ]
+        )
+    headers = [
+        "policy",
+        "seats played",
+        f"mean score [{pct}% CI]",
+        f"win rate [{pct}% CI]",
+        f"mean place [{pct}% CI]",
+        "OpenSkill μ ± σ",
+        "ordinal μ−3σ",
+    ]
+    return Table(headers, rows)
+
+
+def _head_to_head(stats: TournamentStats) -> Table:
+    labels = _ranked(stats)
+    rows = []
+    for a in labels:
+        cells = [a]
+        for b in labels:
+            e = stats.head_to_head.get((a, b))
+            cells.append("—" if a == b or e is None else f"{e.value:.3f} (n={int(e.n)})")
+        rows.append(cells)
+    return Table(["row beats column", *labels], rows)
+
+
+def _seats(stats: TournamentStats) -> Table:
+    return Table(
+        ["seat", "mean score", "win rate"], [[str(s.seat), s.score.text(), s.win_rate.text()] for s in stats.seats]
+    )
+
+
+def _metrics(stats: TournamentStats) -> Table:
+    ratios = stats.metric_ratios
+    rows = [[label] + [stats.entrant_stats[label].metrics[m.name].text() for m in ratios] for label in _ranked(stats)]
+    return Table(["policy", *(m.name for m in ratios)], rows)
+
+
+def _needed(stats: TournamentStats) -> Table:
+    rows = []
+    for label in _ranked(stats):
+        s = stats.entrant_stats[label]
+        needed = "—" if s.games_needed is None else f"{s.games_needed:,}"
+        rows.append([label, f"{s.score.width:.3f}", needed])
+    return Table(["policy", "score interval width now", f"games for width {stats.target_width:g}"], rows)
+
+
+def build_sections(
+    stats: TournamentStats, ratings: dict[str, Rating], settings: dict[str, Any], images: dict[str, str]
+) -> list[Section]:
+    """The report's content, shared by the Markdown and HTML renderings."""
+    pct = round(stats.confidence * 100)
+    entrants = Table(["policy", "spec"], [[label, spec] for label, spec in settings["entrants"]])
+    overview = [
+        f"Game `{settings['env_id']}` with options `{settings['options'] or {}}`; seating scheme "
+        f"`{settings['scheme']}` over slots {settings['slots']}; tournament seed {settings['seed']}.",
+        f"{stats.num_games} games in {stats.num_deals} duplicate deals; {stats.truncated} truncated by the step cap.",
+        f"Intervals: {pct}% percentile bootstrap over deals ({stats.resamples} resamples). Methods: see `{DOCS}`.",
+    ]
+    sections = [
+        Section("Settings", overview, [entrants], []),
+        Section(
+            "Results",
+            [
+                "Win rate: share of games with the best score at the table (a k-way tie counts 1/k). "
+                "OpenSkill: Thurstone–Mosteller full-pairing model, ties rated as draws."
+            ],
+            [_summary(stats, ratings)],
+            [images["ratings"]] if "ratings" in images else [],
+        ),
+        Section(
+            "Head-to-head",
+            [
+                "Share of the games in which the row policy scored more than the column policy, "
+                "ties counting ½; n is the number of such meetings."
+            ],
+            [_head_to_head(stats)],
+            [images["head_to_head"]] if "head_to_head" in images else [],
+        ),
+        Section(
+            "Seat-position bias",
+            [
+                "Mean score and win rate per seat over all policies: with duplicate deals each policy sits in each "
+                "seat equally often, so differences between seats are the seat's own advantage."
+            ],
+            [_seats(stats)],
+            [],
+        ),
+    ]
+    if stats.metric_ratios:
+        described = [f"`{m.name}`: {m.description}." for m in stats.metric_ratios]
+        metric_images = [images["metrics"]] if "metrics" in images else []
+        sections.append(Section("Game metrics", described, [_metrics(stats)], metric_images))
+    sections.append(
+        Section(
+            "Games needed",
+            [
+                f"Games for the {pct}% interval of each mean score to have width {stats.target_width:g} "
+                "(intervals shrink as 1/√games)."
+            ],
+            [_needed(stats)],
+            [],
+        )
+    )
+    return sections
+
+
+def render_markdown(title: str, sections: Sequence[Section]) -> str:
+    parts = [f"# {title}"]
+    for s in sections:
+        parts.append(f"## {s.title}")
+        parts.extend(s.paragraphs)
+        parts.extend(t.markdown() for t in s.tables)
+        parts.extend(f"![{s.title}]({image})" for image in s.images)
+    return "\n\n".join(parts) + "\n"
+
+
+def render_html(title: str, sections: Sequence[Section]) -> str:
+    style = (
+        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;text-align:left}"
+        "th{background:#eee}img{max-width:100%}code{background:#f4f4f4}"
+    )
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+        f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>",
+    ]
+    for s in sections:
+        parts.append(f"<h2>{html.escape(s.title)}</h2>")
+        parts.extend(f"<p>{_inline_code(p)}</p>" for p in s.paragraphs)
+        parts.extend(t.html() for t in s.tables)
+        parts.extend(f"<img src='{html.escape(image)}' alt='{html.escape(s.title)}'>" for image in s.images)
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _inline_code(text: str) -> str:
+    pieces = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
+# ---------------------------------------------------------------------------------------------- plots
+def _error_bars(estimates: Sequence[Estimate]) -> list[list[float]]:
+    return [
+        [max(e.value - e.low, 0.0) if not math.isnan(e.low) else 0.0 for e in estimates],
+        [max(e.high - e.value, 0.0) if not math.isnan(e.high) else 0.0 for e in estimates],
+    ]
+
+
+def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path) -> None:
+    """OpenSkill μ ± 1.96σ and mean score with its bootstrap interval, one row per policy."""
+    from matplotlib.figure import Figure
+
+    labels = _ranked(stats)[::-1]
+    fig = Figure(figsize=(10, 1.0 + 0.45 * len(labels)), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
+    rows = list(range(len(labels)))
+    mus = [ratings[label].mu for label in labels]
+    half = [Z95 * ratings[label].sigma for label in labels]
+    left.errorbar(mus, rows, xerr=[half, half], fmt="o", capsize=4)
+    left.set_yticks(rows, labels)
+    left.set_xlabel("OpenSkill μ (± 1.96σ)")
+    scores = [stats.entrant_stats[label].score for label in labels]
+    right.errorbar([e.value for e in scores], rows, xerr=_error_bars(scores), fmt="s", color="C1", capsize=4)
+    right.set_xlabel(f"mean score ({round(stats.confidence * 100)}% bootstrap CI)")
+    for ax in (left, right):
+        ax.grid(axis="x", alpha=0.3)
+    fig.savefig(path, dpi=110)
+
+
+def plot_head_to_head(stats: TournamentStats, path: Path) -> None:
+    """Heatmap of the head-to-head matrix (row beats column)."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    labels = _ranked(stats)
+    matrix = np.full((len(labels), len(labels)), np.nan)
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            e = stats.head_to_head.get((a, b))
+            if e is not None and a != b:
+                matrix[i, j] = e.value
+    size = 2.5 + 0.7 * len(labels)
+    fig = Figure(figsize=(size + 1.5, size), layout="constrained")
+    ax = fig.subplots()
+    image = ax.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(labels)):
+            if not np.isnan(matrix[i, j]):
+                ax.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    ax.set_title("share of games row outscored column")
+    fig.colorbar(image, ax=ax)
+    fig.savefig(path, dpi=110)
+
+
+def plot_metrics(stats: TournamentStats, path: Path) -> None:
+    """One panel per game metric: a bar per policy with its bootstrap interval."""
+    from matplotlib.figure import Figure
+
+    ratios = stats.metric_ratios
+    labels = _ranked(stats)
+    columns = min(3, len(ratios))
+    rows = math.ceil(len(ratios) / columns)
+    fig = Figure(figsize=(4.2 * columns, 0.8 + 2.6 * rows), layout="constrained")
+    axes = fig.subplots(rows, columns, squeeze=False).ravel()
+    for ax, ratio in zip(axes, ratios, strict=False):
+        estimates = [stats.entrant_stats[label].metrics[ratio.name] for label in labels]
+        values = [0.0 if math.isnan(e.value) else e.value for e in estimates]
+        ax.bar(range(len(labels)), values, yerr=_error_bars(estimates), capsize=4, color=[f"C{i}" for i in range(10)])
+        ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
+        ax.set_title(ratio.name, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[len(ratios) :]:
+        ax.set_visible(False)
+    fig.savefig(path, dpi=110)
+
+
+def write_report(
+    stats: TournamentStats, ratings: dict[str, Rating], settings: dict[str, Any], db_path: str | Path
+) -> Path:
+    """Write the Markdown and HTML reports and their plots next to ``db_path``; returns the Markdown path."""
+    db = Path(db_path)
+    stem, folder = db.stem, db.parent
+    images: dict[str, str] = {}
+    if stats.num_games:
+        plots = {
+            "ratings": lambda p: plot_ratings(stats, ratings, p),
+            "head_to_head": lambda p: plot_head_to_head(stats, p),
+        }
+        if stats.metric_ratios:
+            plots["metrics"] = lambda p: plot_metrics(stats, p)
+        for name, plot in plots.items():
+            plot(folder / f"{stem}-{name}.png")
+            images[name] = f"{stem}-{name}.png"
+    title = f"Tournament: {settings['env_id'].split('/')[-1]}"
+    sections = build_sections(stats, ratings, settings, images)
+    markdown = folder / f"{stem}-report.md"
+    markdown.write_text(render_markdown(title, sections), encoding="utf-8")
+    (folder / f"{stem}-report.html").write_text(render_html(title, sections), encoding="utf-8")
+    return markdown

@@ -1,0 +1,221 @@
+"""Running a tournament end to end: settings → schedule → games (stored as they finish) → statistics.
+
+>>> from agents.tournament import Tournament
+>>> t = Tournament("verish_ne_verish-v0", ["random", "verish_ne_verish/rule"], games=200, options={"num_players": 4})
+>>> result = t.run("runs/tournaments/demo/tournament.sqlite", workers=2)
+>>> print(result.stats.entrant_stats["verish_ne_verish/rule"].score.text())
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cardenvs
+from agents.base import PolicyContext
+from agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
+from agents.tournament.hooks import hooks_for, validate_partner_groups
+from agents.tournament.metrics import Ratio
+from agents.tournament.ratings import Rating, rate_games
+from agents.tournament.schedule import Job, Schedule, Scheme
+from agents.tournament.specs import Entrant, parse_entrants, resolve_policy
+from agents.tournament.stats import TournamentStats, analyse
+from agents.tournament.storage import TournamentStore
+from agents.tournament.worker import GameRecord, GameSetup
+
+
+@dataclass
+class TournamentResult:
+    """The stored games of a tournament and their statistics."""
+
+    tournament: Tournament
+    db_path: Path
+    records: list[GameRecord]
+    stats: TournamentStats
+    ratings: dict[str, Rating]
+    played_now: int
+    """Games played by this call (the rest were already stored)."""
+    seconds: float
+    """Wall time of this call's games."""
+
+
+@dataclass
+class Tournament:
+    """A tournament of policies on one game.
+
+    Args:
+        env_id: a registered id (``verish_ne_verish-v0``, namespace optional).
+        policies: specs or ``label=spec`` strings (see :mod:`agents.tournament.specs`).
+        games: games to play at least (rounded up to whole deals).
+        options: the game's options (``num_players`` …).
+        scheme: seating scheme of the duplicate deals (see :mod:`agents.tournament.schedule`).
+        seed: the tournament seed; every deal seed derives from it.
+        lineups: explicit lineups, lists of labels, one per slot (seat, or side in a team game).
+        teams: seat each side of a fixed-partnership game with one policy (the game's partner hook).
+        store_events: keep each game's compressed event log in the database.
+        target_width: requested width of the mean-score interval, for the "games needed" estimate.
+        confidence, resamples: of the bootstrap intervals.
+    """
+
+    env_id: str
+    policies: Sequence[str]
+    games: int = 100
+    options: dict[str, Any] = field(default_factory=dict)
+    scheme: Scheme = "auto"
+    seed: int = 0
+    lineups: Sequence[Sequence[str]] | None = None
+    teams: bool = True
+    store_events: bool = False
+    target_width: float = 0.1
+    confidence: float = 0.95
+    resamples: int = 1000
+
+    def __post_init__(self) -> None:
+        self.entrants: list[Entrant] = parse_entrants(self.policies)
+        env = cardenvs.make(self.env_id, **self.options)
+        self.env_id = env.unwrapped.definition.env_id
+        self.num_players = len(env.unwrapped.possible_agents)
+        self.resolved_options = _jsonable_options(env.unwrapped.options)
+        """Every option of the game with its value (defaults included), as stored with the results."""
+        self.hooks = hooks_for(self.env_id)
+        groups = self.hooks.partners(env.unwrapped.options, self.num_players)
+        if groups is not None:
+            validate_partner_groups(groups, self.num_players)
+        singles: list[tuple[int, ...]] = [(s,) for s in range(self.num_players)]
+        self.sides: list[tuple[int, ...]] = groups if groups is not None else singles
+        """The game's sides (partners win together), whoever sits in them."""
+        self.slots = self.sides if self.teams else singles
+        """What the schedule seats: a side (one policy plays all its seats) or a seat."""
+        self.schedule = Schedule(len(self.entrants), self.slots, self.scheme, self.seed, self._lineup_indices())
+        context = PolicyContext.from_env(env)
+        for entrant in self.entrants:  # fail now, with the spec's own error, rather than in a worker
+            resolve_policy(entrant.spec, context, seed=0)
+
+    def _lineup_indices(self) -> list[list[int]] | None:
+        if self.lineups is None:
+            return None
+        index = {e.label: i for i, e in enumerate(self.entrants)}
+        unknown = sorted({label for lineup in self.lineups for label in lineup if label not in index})
+        if unknown:
+            raise ValueError(f"lineups name unknown policies {unknown}; the labels are {list(index)}")
+        return [[index[label] for label in lineup] for lineup in self.lineups]
+
+    @property
+    def metric_ratios(self) -> list[Ratio]:
+        return list(self.hooks.metrics.ratios) if self.hooks.metrics else []
+
+    def settings(self) -> dict[str, Any]:
+        """What a stored tournament must agree with to be resumed (the number of games may grow)."""
+        return {
+            "env_id": self.env_id,
+            "options": self.resolved_options,
+            "entrants": [[e.label, e.spec] for e in self.entrants],
+            "scheme": self.schedule.scheme,
+            "seed": self.seed,
+            "slots": [list(s) for s in self.slots],
+            "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
+            "store_events": self.store_events,
+        }
+
+    def digest(self) -> str:
+        """A short hash of :meth:`settings`: names a default output folder that the same settings find again."""
+        text = json.dumps(self.settings(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+    def jobs(self) -> list[Job]:
+        """Every game of the tournament."""
+        return self.schedule.jobs(self.games)
+
+    def setup(self) -> GameSetup:
+        return GameSetup(self.env_id, dict(self.options), tuple(self.entrants), self.store_events)
+
+    def run(
+        self,
+        db_path: str | Path,
+        *,
+        workers: int = 1,
+        ray_address: str | None = None,
+        use_ray: bool = False,
+        ray_runtime_env: dict[str, Any] | None = None,
+        chunk_size: int | None = None,
+        progress: bool = False,
+    ) -> TournamentResult:
+        """Play the games not yet in ``db_path`` and return the statistics of all of them.
+
+        ``workers``: local processes (1 plays in this process; 0 means every available core). With
+        ``use_ray`` or a ``ray_address`` the games run on Ray instead (``workers`` then caps the actors)."""
+        with TournamentStore(db_path) as store:
+            store.claim(self.settings())
+            done = store.done()
+            todo = [job for job in self.jobs() if (job.deal, job.seating) not in done]
+            bar = _ProgressBar(len(todo) + len(done), len(done), self.env_id) if progress else None
+
+            def on_records(records: list[GameRecord]) -> None:
+                store.add(records)
+                if bar is not None:
+                    bar.update(len(records))
+
+            start = time.perf_counter()
+            try:
+                if todo and (use_ray or ray_address):
+                    run_ray(self.setup(), todo, on_records, ray_address, workers or None, chunk_size, ray_runtime_env)
+                elif todo and (workers or available_cores()) > 1:
+                    run_processes(self.setup(), todo, on_records, workers or available_cores(), chunk_size)
+                elif todo:
+                    run_serial(self.setup(), todo, on_records)
+            finally:
+                if bar is not None:
+                    bar.close()
+            seconds = time.perf_counter() - start
+            records = store.records()
+        return TournamentResult(self, Path(db_path), records, *self.analyse(records), len(todo), seconds)
+
+    def analyse(self, records: Sequence[GameRecord]) -> tuple[TournamentStats, dict[str, Rating]]:
+        """Statistics and ratings of stored games."""
+        labels = [e.label for e in self.entrants]
+        stats = analyse(
+            records,
+            labels,
+            self.metric_ratios,
+            seed=self.seed,
+            resamples=self.resamples,
+            confidence=self.confidence,
+            target_width=self.target_width,
+            sides=self.sides,
+        )
+        return stats, rate_games(records, labels)
+
+
+def _jsonable_options(options: Any) -> dict[str, Any]:
+    is_instance = dataclasses.is_dataclass(options) and not isinstance(options, type)
+    values = dataclasses.asdict(options) if is_instance else dict(vars(options))
+    return dict(json.loads(json.dumps(values, default=str)))
+
+
+class _ProgressBar:
+    """A tqdm bar (if tqdm is installed) opened at the first finished games: tqdm starts a monitor thread, and
+    worker processes are best forked before any thread exists."""
+
+    def __init__(self, total: int, initial: int, title: str):
+        self.total, self.initial, self.title = total, initial, title.split("/")[-1]
+        self.bar: Any = None
+
+    def update(self, games: int) -> None:
+        if self.bar is None:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.bar = tqdm(total=self.total, initial=self.initial, unit="game", desc=self.title, file=sys.stderr)
+        self.bar.update(games)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,134 @@
+"""Run (or resume) a tournament of policies on a cardenvs game and write its report.
+
+    python -m experiments.tournament --game verish_ne_verish-v0 --players 4 \\
+        --policies random rule=verish_ne_verish/rule --games 2000 --workers 2
+
+Results go to ``--out`` (default ``runs/tournaments/<game>-<hash of the settings>``): ``tournament.sqlite``
+(one row per game, written as games finish) and ``tournament-report.md`` / ``.html`` with plots. Run the same
+command again to resume an interrupted tournament, or with a larger ``--games`` to extend it (the settings
+hash leaves the number of games out). ``--ray-address auto`` plays on a Ray cluster. Policy specs: registered
+names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``.
+See docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.tournament import DB_NAME, Tournament, write_report
+from agents.tournament.schedule import SCHEMES, Scheme
+
+SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
+"""Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""
+
+
+@dataclass
+class TournamentArgs:
+    game: str
+    policies: list[str]
+    games: int = 200
+    players: int | None = None
+    option: list[str] = field(default_factory=list)
+    scheme: Scheme = "auto"
+    lineup: list[str] = field(default_factory=list)
+    no_teams: bool = False
+    seed: int = 0
+    workers: int = 1
+    ray_address: str | None = None
+    ray_ship_code: bool = False
+    chunk_size: int | None = None
+    out: str | None = None
+    target_width: float = 0.1
+    resamples: int = 1000
+    store_events: bool = False
+    no_progress: bool = False
+    no_report: bool = False
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``key=value``; the value is read as JSON when it parses (``3``, ``true``, ``null``), else as text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"an option is written key=value, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", required=True, help="env id, e.g. verish_ne_verish-v0")
+    p.add_argument("--policies", nargs="+", required=True, help="policy specs, each optionally label=spec")
+    p.add_argument("--games", type=int, default=TournamentArgs.games, help="games at least (whole deals)")
+    p.add_argument("--players", type=int, help="shorthand for --option num_players=N")
+    p.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
+    p.add_argument("--scheme", choices=SCHEMES, default=TournamentArgs.scheme, help="duplicate seating scheme")
+    p.add_argument(
+        "--lineup", action="append", default=[], help="comma-separated labels, one per seat or side (repeatable)"
+    )
+    p.add_argument("--no-teams", action="store_true", help="seat partners independently in team games")
+    p.add_argument("--seed", type=int, default=TournamentArgs.seed)
+    p.add_argument("--workers", type=int, default=TournamentArgs.workers, help="local processes (0: all cores)")
+    p.add_argument("--ray-address", help="play on Ray: 'auto', 'ray://host:10001', or 'local' for a local Ray")
+    p.add_argument(
+        "--ray-ship-code", action="store_true", help="send this checkout to the Ray nodes (runtime_env working_dir)"
+    )
+    p.add_argument("--chunk-size", type=int, help="games per task sent to a worker")
+    p.add_argument("--out", help="output folder (default runs/tournaments/<game>-<hash of the settings>)")
+    p.add_argument("--target-width", type=float, default=TournamentArgs.target_width, help="for 'games needed'")
+    p.add_argument("--resamples", type=int, default=TournamentArgs.resamples, help="bootstrap resamples")
+    p.add_argument("--store-events", action="store_true", help="keep every game's event log in the database")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-report", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = TournamentArgs(**vars(build_parser().parse_args(argv)))
+    options = dict(parse_option(o) for o in args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    tournament = Tournament(
+        args.game,
+        args.policies,
+        games=args.games,
+        options=options,
+        scheme=args.scheme,
+        seed=args.seed,
+        lineups=[[label.strip() for label in lineup.split(",")] for lineup in args.lineup] or None,
+        teams=not args.no_teams,
+        store_events=args.store_events,
+        target_width=args.target_width,
+        resamples=args.resamples,
+    )
+    game = tournament.env_id.split("/")[-1]
+    out = Path(args.out or Path("runs", "tournaments", f"{game}-{tournament.digest()}"))
+    use_ray = args.ray_address is not None
+    address = None if args.ray_address in (None, "local") else args.ray_address
+    result = tournament.run(
+        out / DB_NAME,
+        workers=args.workers,
+        use_ray=use_ray,
+        ray_address=address,
+        ray_runtime_env=SHIPPED_CODE if args.ray_ship_code else None,
+        chunk_size=args.chunk_size,
+        progress=not args.no_progress,
+    )
+    rate = result.played_now / result.seconds if result.seconds > 0 and result.played_now else 0.0
+    print(f"{result.played_now} games played now ({rate:.1f} games/s), {len(result.records)} stored in {out / DB_NAME}")
+    for label in result.stats.entrants:
+        s, r = result.stats.entrant_stats[label], result.ratings[label]
+        print(f"  {label:28s} score {s.score.text()}  win {s.win_rate.text()}  μ {r.mu:6.2f} ± {r.sigma:.2f}")
+    if not args.no_report:
+        print(f"report: {write_report(result.stats, result.ratings, tournament.settings(), result.db_path)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Tests of the tournament library (agents.tournament) and its command line."""
