@@ -14,6 +14,7 @@ from cardenvs.core.errors import InvalidOptionError
 NAMESPACE = "cardenvs"
 GAMES: dict[str, tuple[int, str]] = {
     "verish_ne_verish": (0, "cardenvs.verish_ne_verish.env"),
+    "zheng_shang_you": (0, "cardenvs.zheng_shang_you.env"),
 }
 """Game name → (version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
 
