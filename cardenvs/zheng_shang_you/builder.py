@@ -30,6 +30,8 @@ from cardenvs.zheng_shang_you.combos import (
 from cardenvs.zheng_shang_you.ranks import (
     ACE,
     BJ,
+    BLACK,
+    RED,
     RJ,
     TWO,
     TWOS,
@@ -166,7 +168,20 @@ class MoveBuilder:
     def legal_shapes(self) -> list[int]:
         """(Lead) indices into :func:`lead_shapes` that some combination of the hand has."""
         if self._shapes is None:
-            self._shapes = [i for i, shape in enumerate(lead_shapes()) if self._shape_possible(shape)]
+            size = self.hand.bits.bit_count()
+            longest_set, longest_run = self._largest_set(), self._longest_sequence()
+            shapes = []
+            for i, (kind, group, length) in enumerate(lead_shapes()):
+                if group * length > size:
+                    continue
+                if (
+                    kind == SINGLE
+                    or (kind == SET and group <= longest_set)
+                    or (kind == SEQUENCE and length <= longest_run)
+                    or (kind == SET_SEQUENCE and self._set_sequence_possible(group, length))
+                ):
+                    shapes.append(i)
+            self._shapes = shapes
         return self._shapes
 
     def legal_tops(self) -> list[int]:
@@ -242,16 +257,35 @@ class MoveBuilder:
         return Combo(SET_SEQUENCE, group, length, self.top, cards, wild)
 
     # ------------------------------------------------------------------ shapes and tops
-    def _shape_possible(self, shape: tuple[int, int, int]) -> bool:
-        kind, group, length = shape
-        if group * length > self.hand.bits.bit_count():
-            return False
-        if kind == SINGLE:
-            return True
-        if kind == SET:
-            return any(self._set_first_ok(p, group, ANY) for p in iter_bits(self.hand.bits))
-        highest = ACE if kind == SEQUENCE else self.rules.set_sequence_top
-        return any(self._top_possible(kind, group, length, h) for h in range(length - 1, highest + 1))
+    def _largest_set(self) -> int:
+        """Size of the largest set of the hand: naturals of a rank plus every 2 or joker above it."""
+        counts = self.hand.counts
+        largest = 0
+        for rank in range(RED):
+            if counts[rank]:
+                wilds = (counts[TWO] if rank < TWO else 0) + (counts[BLACK] if rank < BLACK else 0) + counts[RED]
+                largest = max(largest, counts[rank] + wilds)
+        return largest
+
+    def _longest_sequence(self) -> int:
+        """Length of the longest run of ranks 3…A with at most as many ranks missing as jokers held.
+
+        Every shorter run of at least three ranks inside it is a sequence too (it keeps a natural card)."""
+        present, jokers = self.hand.present, self.hand.jokers
+        longest = start = missing = 0
+        for end in range(ACE + 1):
+            missing += not present >> end & 1
+            while missing > jokers:
+                missing -= not present >> start & 1
+                start += 1
+            longest = max(longest, end - start + 1)
+        return longest
+
+    def _set_sequence_possible(self, group: int, length: int) -> bool:
+        return any(
+            self._top_possible(SET_SEQUENCE, group, length, h)
+            for h in range(length - 1, self.rules.set_sequence_top + 1)
+        )
 
     def _top_possible(self, kind: int, group: int, length: int, h: int) -> bool:
         req = requirement(self.beat, kind, h)
@@ -260,7 +294,24 @@ class MoveBuilder:
         low = h - length + 1
         if kind == SEQUENCE:
             return self._sequence_feasible(h, low - 1, 0, NO_SUIT, req)
-        return self._set_sequence_feasible(group, length, h, low, -1, [0] * (min(h, ACE) - low + 1), 0, 0, req)
+        if h <= ACE:
+            return self._set_sequence_start_feasible(group, length, h, req)
+        return self._set_sequence_feasible(group, length, h, low, -1, [0] * (ACE - low + 1), 0, 0, req)
+
+    def _set_sequence_start_feasible(self, group: int, length: int, h: int, req: int) -> bool:
+        """Closed form of :meth:`_set_sequence_feasible` before any pick, for runs within 3…A: take every
+        natural that fits (more naturals never hurt); the rest must be wilds, a joker in each empty rank."""
+        counts = self.hand.counts
+        naturals = empty = 0
+        for v in range(h - length + 1, h + 1):
+            if counts[v]:
+                naturals += min(group, counts[v])
+            else:
+                empty += 1
+        wilds = group * length - naturals
+        if req == PURE:
+            return wilds == 0
+        return wilds <= self.hand.twos + self.hand.jokers and empty <= self.hand.jokers
 
     # ------------------------------------------------------------------ sets
     def _set_first_ok(self, p: int, size: int, req: int) -> bool:

@@ -127,15 +127,9 @@ def encode(game: ZsyGame, me: int) -> np.ndarray:
     obs[o.passed : o.passed + n] = game.passed[order]
     obs[o.places : o.places + n] = game.places[order]
     obs[o.dealer + (game.dealer - me) % n] = 1.0
-    units = game.units
-    target = game.options.target
-    for k in range(n):
-        seat = (me + k) % n
-        obs[o.teammates + k] = units[seat] == units[me]
-        obs[o.totals + k] = min(game.totals[units[seat]] / target, MAX_TOTAL_RATIO)
-    if game.prev_order is not None:
-        for place, seat in enumerate(game.prev_order):
-            obs[o.prev_places + (seat - me) % n] = (place + 1) / n
+    obs[o.teammates : o.teammates + n] = game.teammates[me]
+    obs[o.totals : o.totals + n] = game.match_view[0, order]
+    obs[o.prev_places : o.prev_places + n] = game.match_view[1, order]
     obs[o.deals_played] = min(game.deals_played, MAX_DEALS)
     state = game.exchange
     if state is not None:

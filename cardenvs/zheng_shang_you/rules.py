@@ -23,7 +23,7 @@ from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take, action_table, ids, move_actions_from_start
 from cardenvs.zheng_shang_you.builder import HandSummary, MoveBuilder, summarize
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, SEQUENCE, Combo, shape_label
-from cardenvs.zheng_shang_you.encoding import encode, observation_layout
+from cardenvs.zheng_shang_you.encoding import MAX_TOTAL_RATIO, encode, observation_layout
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import (
@@ -64,6 +64,11 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.deals_played = 0
         self.prev_order: list[int] | None = None
         self.orders = [np.array(relative_order(me, n)) for me in range(n)]
+        self.teammates = [
+            np.array([self.units[s] == self.units[me] for s in self.orders[me]], np.float32) for me in range(n)
+        ]
+        self.match_view = np.zeros((2, n), dtype=np.float32)
+        """Per seat: its unit's match total / target (capped), its place in the previous deal / n."""
         self.current_player = TERMINAL
         self._rewards: np.ndarray | None = None
 
@@ -135,6 +140,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def _start_deal(self, hands: list[int], shown: int | None) -> None:
         n = self.num_players
+        self._refresh_match_view()
         self.hands = hands
         self.hand_vec = np.zeros((n, NUM_CARDS), dtype=np.float32)
         for s, bits in enumerate(hands):
@@ -326,6 +332,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         twin.events = EventLog()
         twin.events.events = list(self.events.events)
         twin.totals = list(self.totals)
+        twin.match_view = self.match_view.copy()
         twin.hands = list(self.hands)
         twin.hand_vec = self.hand_vec.copy()
         twin.hand_sizes = self.hand_sizes.copy()
@@ -433,6 +440,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         for unit, pts in enumerate(points):
             self.totals[unit] += pts
         self.deals_played += 1
+        self._refresh_match_view()
         self.events.add(
             "deal_over",
             public={"order": order, "points": [points[u] for u in self.units], "totals": list(self.totals)},
@@ -449,6 +457,14 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.prev_order = order
         self.dealer = order[opts.dealer_place - 1]
         self._deal_from_deck()
+
+    def _refresh_match_view(self) -> None:
+        n, target = self.num_players, self.options.target
+        for seat in range(n):
+            self.match_view[0, seat] = min(self.totals[self.units[seat]] / target, MAX_TOTAL_RATIO)
+        if self.prev_order is not None:
+            for place, seat in enumerate(self.prev_order):
+                self.match_view[1, seat] = (place + 1) / n
 
     def _end_game(self) -> None:
         best = max(self.totals)
