@@ -17,9 +17,23 @@ def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
     return VerishRuleBot(context, seed)
 
 
+def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.zheng_shang_you import ZsyRuleBot
+
+    return ZsyRuleBot(context, seed)
+
+
+def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.zheng_shang_you import ZsyGreedyBot
+
+    return ZsyGreedyBot(context, seed)
+
+
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "random": (None, RandomPolicy),
     "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
+    "zheng_shang_you/rule": ("zheng_shang_you", _zsy_rule),
+    "zheng_shang_you/greedy": ("zheng_shang_you", _zsy_greedy),
 }
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 
