@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from cardenvs.zheng_shang_you.combos import (
+    MIN_RUN,
     SEQUENCE,
     SET,
     SET_SEQUENCE,
@@ -104,19 +105,21 @@ def set_pool(rank: int) -> int:
     return pool
 
 
+_SUITS_IN = tuple(tuple(s for s in range(4) if nibble >> s & 1) for nibble in range(16))
+
+
 def summarize(bits: int) -> HandSummary:
     """The :class:`HandSummary` of a hand given as a bit set of pick indices."""
-    counts = [((bits >> (4 * v)) & 0xF).bit_count() for v in range(13)]
+    nibbles = [(bits >> (4 * v)) & 0xF for v in range(13)]
+    counts = [nibble.bit_count() for nibble in nibbles]
     counts += [(bits >> BJ) & 1, (bits >> RJ) & 1]
     suits = [0, 0, 0, 0]
     present = 0
     for v in range(ACE + 1):
-        nibble = (bits >> (4 * v)) & 0xF
-        if nibble:
+        if nibbles[v]:
             present |= 1 << v
-            for s in range(4):
-                if nibble >> s & 1:
-                    suits[s] |= 1 << v
+            for s in _SUITS_IN[nibbles[v]]:
+                suits[s] |= 1 << v
     return HandSummary(
         bits, tuple(counts), present, (suits[0], suits[1], suits[2], suits[3]), counts[TWO], counts[13] + counts[14]
     )
@@ -170,6 +173,7 @@ class MoveBuilder:
         if self._shapes is None:
             size = self.hand.bits.bit_count()
             longest_set, longest_run = self._largest_set(), self._longest_sequence()
+            longest_runs_of_sets = self._longest_set_sequences(size)
             shapes = []
             for i, (kind, group, length) in enumerate(lead_shapes()):
                 if group * length > size:
@@ -178,7 +182,7 @@ class MoveBuilder:
                     kind == SINGLE
                     or (kind == SET and group <= longest_set)
                     or (kind == SEQUENCE and length <= longest_run)
-                    or (kind == SET_SEQUENCE and self._set_sequence_possible(group, length))
+                    or (kind == SET_SEQUENCE and length <= longest_runs_of_sets.get(group, 0))
                 ):
                     shapes.append(i)
             self._shapes = shapes
@@ -281,6 +285,21 @@ class MoveBuilder:
             longest = max(longest, end - start + 1)
         return longest
 
+    def _longest_set_sequences(self, size: int) -> dict[int, int]:
+        """Per group size, the longest set sequence of the hand (0 if none).
+
+        Feasibility only shrinks with a longer run (its sub-runs stay feasible) or larger groups (drop one
+        card per rank, keeping a natural or a joker in each), so the search stops at the first failure."""
+        longest: dict[int, int] = {}
+        for group in range(2, size // MIN_RUN + 1):
+            length = MIN_RUN - 1
+            while (length + 1) * group <= size and self._set_sequence_possible(group, length + 1):
+                length += 1
+            if length < MIN_RUN:
+                break
+            longest[group] = length
+        return longest
+
     def _set_sequence_possible(self, group: int, length: int) -> bool:
         return any(
             self._top_possible(SET_SEQUENCE, group, length, h)
@@ -314,21 +333,23 @@ class MoveBuilder:
         return wilds <= self.hand.twos + self.hand.jokers and empty <= self.hand.jokers
 
     # ------------------------------------------------------------------ sets
-    def _set_first_ok(self, p: int, size: int, req: int) -> bool:
-        rank = value_of(p)
-        if req == NONE:
-            return False
-        pool = self.hand.bits & (value_bits(rank) if req == PURE else set_pool(rank))
-        return (pool & above(p)).bit_count() >= size - 1
-
     def _set_picks(self) -> int:
         assert self.shape is not None
         size = self.shape[1]
-        if not self.picks:
+        if not self.picks:  # the first card is the set's rank: the i-th natural leaves the rest above it
             legal = 0
-            for p in iter_bits(self.hand.bits):
-                if self._set_first_ok(p, size, requirement(self.beat, SET, value_of(p))):
+            bits, counts = self.hand.bits, self.hand.counts
+            for rank in range(RED):
+                req = requirement(self.beat, SET, rank) if counts[rank] else NONE
+                if req == NONE:
+                    continue
+                wilds = 0 if req == PURE else (bits & set_pool(rank) & ~value_bits(rank)).bit_count()
+                starters = counts[rank] + wilds - size + 1
+                for p in iter_bits(bits & value_bits(rank)):
+                    if starters <= 0:
+                        break
                     legal |= 1 << p
+                    starters -= 1
             return legal
         pool = self.hand.bits & (value_bits(self.top) if self.req == PURE else set_pool(self.top))
         rest = [q for q in iter_bits(pool & above(self.picks[-1]))]

@@ -114,8 +114,8 @@ def encode(game: ZsyGame, me: int) -> np.ndarray:
     order = game.orders[me]
     obs[o.hand : o.hand + NUM_CARDS] = game.hand_vec[me]
     obs[o.hand_sizes : o.hand_sizes + n] = game.hand_sizes[order]
-    obs[o.played : o.played + n * NUM_CARDS] = game.played[order].ravel()
-    obs[o.known_held : o.known_held + (n - 1) * NUM_CARDS] = game.known[me][order[1:]].ravel()
+    obs[o.played : o.played + n * NUM_CARDS] = game.played.flat(me)
+    obs[o.known_held : o.known_held + (n - 1) * NUM_CARDS] = game.known.flat(me, 1)
     top = game.top
     if top is not None:
         obs[[o.top_cards + p for p in top.cards]] = 1.0

@@ -44,7 +44,7 @@ def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> Gam
         holding = twin.hands[seat]
         if seat in pending and state is not None:
             holding |= 1 << state.table[pending[seat]]
-        known[seat] = holding & to_bits(np.flatnonzero(twin.known[observer, seat]).tolist())
+        known[seat] = holding & to_bits(np.flatnonzero(twin.known.of(observer, seat)).tolist())
         hidden[seat] = bits_list(holding & ~known[seat])
     pool = [p for cards in hidden.values() for p in cards]
     shuffled = [pool[i] for i in rng.permutation(len(pool))]

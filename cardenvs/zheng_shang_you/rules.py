@@ -40,6 +40,7 @@ from cardenvs.zheng_shang_you.ranks import (
     to_bits,
 )
 from cardenvs.zheng_shang_you.scoring import deal_points, match_over, match_rewards, place_rewards, points_rewards
+from cardenvs.zheng_shang_you.tables import RelativeCardTable
 
 
 class ZsyGame(RulesEngine[ZsyOptions]):
@@ -147,9 +148,10 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             self.hand_vec[s, bits_list(bits)] = 1.0
         self.hand_sizes = np.array([b.bit_count() for b in hands], dtype=np.float32)
         self._summaries: list[HandSummary | None] = [None] * n
-        self.played = np.zeros((n, NUM_CARDS), dtype=np.float32)
-        self.known = np.zeros((n, n, NUM_CARDS), dtype=np.float32)
-        """``known[o, s, c]``: observer ``o`` knows seat ``s`` holds card ``c`` (exchange, shown card)."""
+        self.played = RelativeCardTable(n)
+        """Cards each seat has played this deal (public)."""
+        self.known = RelativeCardTable(n)
+        """Cards an observer knows a seat holds (exchange, shown card)."""
         self.out = [False] * n
         self.places = np.zeros(n, dtype=np.float32)
         self.finish_order: list[int] = []
@@ -169,7 +171,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             "hand_sizes": [b.bit_count() for b in hands],
         }
         if shown is not None:
-            self.known[:, self.dealer, shown] = 1.0
+            self.known.set_for_all(self.dealer, [shown], 1.0)
             public["shown_card"] = PICK_TEXT[shown]
         self.events.add("deal", public=public, private={s: {"hand": text(bits_list(hands[s]))} for s in range(n)})
         if self.prev_order is not None and self.options.exchange:
@@ -315,7 +317,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         bits = self._set_aside
         for h in self.hands:
             bits |= h
-        bits |= to_bits(np.flatnonzero(self.played.any(axis=0)).tolist())
+        bits |= to_bits(np.flatnonzero(self.played.data[0].any(axis=0)).tolist())
         if self.exchange is not None:
             bits |= to_bits(c for c in self.exchange.table if c >= 0)
         return sorted(card_id(p) for p in iter_bits(bits))
@@ -371,7 +373,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def _play(self, seat: int, combo: Combo) -> None:
         self._remove_cards(seat, combo.cards)
-        self.played[seat, list(combo.cards)] = 1.0
+        self.played.set_for_all(seat, combo.cards, 1.0)
         self.events.add(
             "play",
             seat,
@@ -537,9 +539,9 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         state.revealed = state.stage == ex.GIVE_HIGHEST or self.options.return_face_up
         for giver, card in zip(state.givers, state.table, strict=True):
             if state.revealed:
-                self.known[:, giver, card] = 0.0
+                self.known.set_for_all(giver, [card], 0.0)
             else:  # any card the others knew the giver held may be the one face down: certainty is gone
-                self.known[:, giver, :] = 0.0
+                self.known.set_for_all(giver, slice(None), 0.0)
         public: dict[str, Any] = {"stage": ex.STAGES[state.stage], "givers": list(state.givers)}
         if state.revealed:
             public["cards"] = text_list(state.table)
@@ -553,9 +555,9 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             card = state.table[s]
             self._add_card(taker, card)
             if state.revealed:
-                self.known[:, taker, card] = 1.0
+                self.known.set_for_all(taker, [card], 1.0)
             else:
-                self.known[givers[s], taker, card] = 1.0
+                self.known.set_for(givers[s], taker, [card], 1.0)
             public: dict[str, Any] = {"stage": ex.STAGES[state.stage], "from": givers[s]}
             if state.revealed:
                 public["card"] = PICK_TEXT[card]
@@ -572,7 +574,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         idx = list(cards)
         self.hand_vec[seat, idx] = 0.0
         if seen:
-            self.known[:, seat, idx] = 0.0
+            self.known.set_for_all(seat, idx, 0.0)
         self.hand_sizes[seat] -= len(idx)
         self._summaries[seat] = None
 

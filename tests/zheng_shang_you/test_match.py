@@ -21,7 +21,7 @@ HANDS = ["3♣ 4♣ 5♣", "6♣ A♦ A♠ 7♦", "8♣ 9♣ 10♣", "J♣ RJ Q�
 
 
 def known(game, observer: int, seat: int) -> str:  # type: ignore[no-untyped-def]
-    return " ".join(PICK_TEXT[c] for c in np.flatnonzero(game.known[observer, seat]))
+    return " ".join(PICK_TEXT[c] for c in np.flatnonzero(game.known.of(observer, seat)))
 
 
 def table_seen_by(game, seat: int) -> np.ndarray:  # type: ignore[no-untyped-def]
