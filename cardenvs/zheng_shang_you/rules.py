@@ -23,7 +23,7 @@ from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take, action_table, ids, move_actions_from_start
 from cardenvs.zheng_shang_you.builder import HandSummary, MoveBuilder, summarize
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, SEQUENCE, Combo, shape_label
-from cardenvs.zheng_shang_you.encoding import MAX_TOTAL_RATIO, encode, observation_layout
+from cardenvs.zheng_shang_you.encoding import MAX_TOTAL_RATIO, SEAT_ROWS, encode, observation_layout
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import (
@@ -68,8 +68,9 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.teammates = [
             np.array([self.units[s] == self.units[me] for s in self.orders[me]], np.float32) for me in range(n)
         ]
-        self.match_view = np.zeros((2, n), dtype=np.float32)
-        """Per seat: its unit's match total / target (capped), its place in the previous deal / n."""
+        self.seats = np.zeros((len(SEAT_ROWS), n), dtype=np.float32)
+        """Per-seat public features, rows as :data:`~.encoding.SEAT_ROWS`: hand size, passed, place / n, dealer,
+        unit total / target (capped), previous place / n."""
         self.current_player = TERMINAL
         self._rewards: np.ndarray | None = None
 
@@ -141,24 +142,24 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def _start_deal(self, hands: list[int], shown: int | None) -> None:
         n = self.num_players
-        self._refresh_match_view()
+        self._refresh_match_rows()
         self.hands = hands
         self.hand_vec = np.zeros((n, NUM_CARDS), dtype=np.float32)
         for s, bits in enumerate(hands):
             self.hand_vec[s, bits_list(bits)] = 1.0
-        self.hand_sizes = np.array([b.bit_count() for b in hands], dtype=np.float32)
+        self.seats[:4] = 0.0
+        self.hand_sizes[:] = [b.bit_count() for b in hands]
+        self.seats[3, self.dealer] = 1.0
         self._summaries: list[HandSummary | None] = [None] * n
         self.played = RelativeCardTable(n)
         """Cards each seat has played this deal (public)."""
         self.known = RelativeCardTable(n)
         """Cards an observer knows a seat holds (exchange, shown card)."""
         self.out = [False] * n
-        self.places = np.zeros(n, dtype=np.float32)
         self.finish_order: list[int] = []
         self.top: Combo | None = None
         self.top_seat = -1
         self.passes = 0
-        self.passed = np.zeros(n, dtype=np.float32)
         self.trick: list[tuple[int, Combo]] = []
         self.exchange: ex.ExchangeState | None = None
         self.builder: MoveBuilder | None = None
@@ -334,17 +335,14 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         twin.events = EventLog()
         twin.events.events = list(self.events.events)
         twin.totals = list(self.totals)
-        twin.match_view = self.match_view.copy()
+        twin.seats = self.seats.copy()
         twin.hands = list(self.hands)
         twin.hand_vec = self.hand_vec.copy()
-        twin.hand_sizes = self.hand_sizes.copy()
         twin._summaries = list(self._summaries)
         twin.played = self.played.copy()
         twin.known = self.known.copy()
         twin.out = list(self.out)
-        twin.places = self.places.copy()
         twin.finish_order = list(self.finish_order)
-        twin.passed = self.passed.copy()
         twin.trick = list(self.trick)
         twin._taken = list(self._taken)
         twin.exchange = None if self.exchange is None else copy.deepcopy(self.exchange)
@@ -352,6 +350,21 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         return twin
 
     # ------------------------------------------------------------------ play
+    @property
+    def hand_sizes(self) -> np.ndarray:
+        """Cards held per seat (a row of :attr:`seats`)."""
+        return self.seats[0]
+
+    @property
+    def passed(self) -> np.ndarray:
+        """1 for the seats that passed since the last play of the trick (a row of :attr:`seats`)."""
+        return self.seats[1]
+
+    @property
+    def places(self) -> np.ndarray:
+        """Finishing place / n of the seats already out (a row of :attr:`seats`)."""
+        return self.seats[2]
+
     @property
     def leading(self) -> bool:
         """Whether the player to act starts a trick (no combination to beat)."""
@@ -442,7 +455,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         for unit, pts in enumerate(points):
             self.totals[unit] += pts
         self.deals_played += 1
-        self._refresh_match_view()
+        self._refresh_match_rows()
         self.events.add(
             "deal_over",
             public={"order": order, "points": [points[u] for u in self.units], "totals": list(self.totals)},
@@ -460,13 +473,14 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.dealer = order[opts.dealer_place - 1]
         self._deal_from_deck()
 
-    def _refresh_match_view(self) -> None:
+    def _refresh_match_rows(self) -> None:
+        """The match rows of :attr:`seats`: unit totals / target, previous places / n."""
         n, target = self.num_players, self.options.target
         for seat in range(n):
-            self.match_view[0, seat] = min(self.totals[self.units[seat]] / target, MAX_TOTAL_RATIO)
+            self.seats[4, seat] = min(self.totals[self.units[seat]] / target, MAX_TOTAL_RATIO)
         if self.prev_order is not None:
             for place, seat in enumerate(self.prev_order):
-                self.match_view[1, seat] = (place + 1) / n
+                self.seats[5, seat] = (place + 1) / n
 
     def _end_game(self) -> None:
         best = max(self.totals)
