@@ -261,6 +261,13 @@ class ZsyGame(RulesEngine[ZsyOptions]):
                 moves.append(combo)
         return moves
 
+    def legal_move_features(self) -> tuple[list[Hashable], np.ndarray]:
+        """``legal_moves()`` with one feature row per move (layout: :func:`~.features.move_layout`)."""
+        from cardenvs.zheng_shang_you.features import moves_features
+
+        moves = self.legal_moves()
+        return moves, moves_features(moves)
+
     def move_actions(self, move: Hashable) -> list[int]:
         if not isinstance(move, (Combo, Pass, Give, Take)):
             raise TypeError(f"not a Zheng Shang You move: {move!r}")

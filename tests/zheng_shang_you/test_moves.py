@@ -109,3 +109,19 @@ def test_follow_with_wilds_offers_exactly_the_beating_sets() -> None:
 @given(cards=hands(max_size=13), rules=RULES)
 def test_full_size_hands_on_a_lead(cards: list[int], rules: ComboRules) -> None:
     check(cards, None, rules, brute_force(cards, None, rules))
+
+
+def test_every_legal_move_has_a_feature_row() -> None:
+    from cardenvs.zheng_shang_you.actions import Pass
+    from cardenvs.zheng_shang_you.features import move_layout
+    from tests.zheng_shang_you.driver import new_game, play
+
+    game = new_game(["7♠ 8♠ BJ 3♣", "7♥ 8♥ 9♥ 2♣ J♣", "3♦", "4♦"], dealer=0, episode="deal")
+    play(game, "7♠ 8♠ BJ", top="9")
+    moves, rows = game.legal_move_features()
+    layout = move_layout()
+    assert rows.shape == (len(moves), layout.size) and moves[0] == Pass()
+    sequence = rows[1]
+    assert layout.view(sequence, "kind").tolist() == [0, 0, 0, 1, 0, 0, 0]
+    assert layout.view(sequence, "cards").nonzero()[0].tolist() == parse("7♥ 8♥ 9♥")
+    assert layout.view(sequence, "top_rank")[6] == 1 and layout.view(sequence, "flags").tolist() == [0, 1]
