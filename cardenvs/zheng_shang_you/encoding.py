@@ -41,7 +41,7 @@ def observation_layout(num_players: int) -> ObservationLayout:
         [
             ("hand", NUM_CARDS, 1, "my cards, strength order 3♣ … 2♠ BJ RJ"),
             # The next six groups are one (6, n) table of the engine (SEAT_ROWS): keep them adjacent, in order.
-            ("hand_sizes", n, MAX_HAND + 1, f"cards held {seat} (15 in mid-exchange)"),
+            ("hand_sizes", n, MAX_HAND + 1, f"cards held, {seat}; 15 in mid-exchange"),
             ("passed", n, 1, "relative seats that passed since the last play of this trick"),
             ("places", n, 1, "finishing place / n of relative seats already out (0: still holding cards)"),
             ("dealer", n, 1, "one-hot relative seat of this deal's dealer"),
