@@ -8,7 +8,7 @@ from pettingzoo.utils import OrderEnforcingWrapper
 
 from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.engine import GameDefinition
-from cardenvs.zheng_shang_you.options import ZsyOptions
+from cardenvs.zheng_shang_you.options import ZsyOptions, provisional_sjx_table
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
 STEPS_PER_DEAL = 1500
@@ -26,6 +26,8 @@ def _num_players(options: ZsyOptions) -> int:
 
 
 SMALL_MATCH = {"target_points": 4}
+ALTERNATIVE_SJX_TABLE = {**provisional_sjx_table(), "1,2,3": 9, "1,2,4": 6}
+"""A San Jia Xi table other than the default, so that the kit runs the option."""
 """Keeps the kit's match variants short; the full targets are exercised by the scenario tests."""
 
 DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
@@ -40,7 +42,13 @@ DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
         *({"num_players": n, **SMALL_MATCH} for n in (4, 5, 6)),
         {"num_players": 4, "team_mode": "partners", **SMALL_MATCH},
         {"num_players": 6, "team_mode": "san_jia_xi", "target_points": 8},
-        {"num_players": 6, "team_mode": "san_jia_xi", "episode": "deal", "reward_mode": "match_points"},
+        {
+            "num_players": 6,
+            "team_mode": "san_jia_xi",
+            "episode": "deal",
+            "reward_mode": "match_points",
+            "sjx_score_table": ALTERNATIVE_SJX_TABLE,
+        },
         {"num_players": 4, "return_face_up": False, "reward_mode": "match_points", **SMALL_MATCH},
         {"num_players": 5, "exchange": False, "tie_rule": "shared", "next_dealer_place": 1, **SMALL_MATCH},
         {"num_players": 4, "episode": "deal", "joker_keeps_suitedness": False, "set_sequence_top": "2"},
