@@ -64,10 +64,10 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.totals = [0] * options.num_units
         self.deals_played = 0
         self.prev_order: list[int] | None = None
-        self.orders = [np.array(relative_order(me, n)) for me in range(n)]
         self.teammates = [
-            np.array([self.units[s] == self.units[me] for s in self.orders[me]], np.float32) for me in range(n)
+            np.array([self.units[s] == self.units[me] for s in relative_order(me, n)], np.float32) for me in range(n)
         ]
+        """Per observer, 1 for the relative seats of its scoring unit."""
         self.seats = np.zeros((len(SEAT_ROWS), n), dtype=np.float32)
         """Per-seat public features, rows as :data:`~.encoding.SEAT_ROWS`: hand size, passed, place / n, dealer,
         unit total / target (capped), previous place / n."""
