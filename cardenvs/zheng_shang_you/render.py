@@ -40,7 +40,8 @@ def render(game: ZsyGame) -> str:
             f"{agent_name(g)}: {PICK_TEXT[c] if c >= 0 else '-'}"
             for g, c in zip(state.givers, state.table, strict=True)
         )
-        lines.append(f"Exchange at {STAGES[state.stage]}: table {cards}{'' if state.revealed else ' (face down)'}")
+        hidden = not state.revealed and any(c >= 0 for c in state.table)
+        lines.append(f"Exchange at {STAGES[state.stage]}: table {cards}{' (face down)' if hidden else ''}")
     b = game.builder
     if b is not None and b.started:
         shape = "-" if b.shape is None else shape_label(b.shape)
