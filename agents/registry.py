@@ -27,6 +27,16 @@ def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
     from agents.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="thrifty")
+def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.zheng_shang_you import ZsyRuleBot
+
+    return ZsyRuleBot(context, seed)
+
+
+def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.zheng_shang_you import ZsyGreedyBot
+
+    return ZsyGreedyBot(context, seed)
 
 
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
@@ -34,6 +44,8 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
     "kyuuri/rule": ("kyuuri", _kyuuri_rule),
     "kyuuri/thrifty": ("kyuuri", _kyuuri_thrifty),
+    "zheng_shang_you/rule": ("zheng_shang_you", _zsy_rule),
+    "zheng_shang_you/greedy": ("zheng_shang_you", _zsy_greedy),
 }
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 
