@@ -14,6 +14,8 @@ from cardenvs.core.errors import InvalidOptionError
 NAMESPACE = "cardenvs"
 GAMES: dict[str, tuple[int, str]] = {
     "verish_ne_verish": (0, "cardenvs.verish_ne_verish.env"),
+    "goninkan": (0, "cardenvs.goninkan.env"),
+    "yoninkan": (0, "cardenvs.goninkan.yoninkan_env"),
 }
 """Game name → (version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
 

@@ -86,11 +86,11 @@ def plain_card_strength(suit: int, rank: int, led_suit: int, trump: int) -> int:
     return 0
 
 
-def in_play_order(rows: np.ndarray, order: Sequence[int]) -> np.ndarray:
+def in_play_order(rows: np.ndarray, order: Sequence[int] | np.ndarray) -> np.ndarray:
     """Per-player rows (``rows[player]``) reordered by ``order`` (e.g. me first, then in play order) and
     flattened: the seat-relative encoding of any per-player table (played cards, trick in progress, voids).
     Use it when seats are not simply ``me, me+1, …`` (players who move seats, a dealer who sits out)."""
-    return rows[list(order)].ravel()
+    return rows[np.asarray(order, dtype=np.intp)].ravel()
 
 
 def record_void(voids: list[int], player: int, card_suit: int, led_suit: int) -> bool:
