@@ -164,4 +164,3 @@ class YoninkanOptions(KankeiOptions):
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-

@@ -15,7 +15,7 @@ from typing import Any, Self, TypeVar
 
 import numpy as np
 
-from cardenvs.core.cards import SPADES, SUIT_TEXT, parse_cards, rank_index
+from cardenvs.core.cards import SPADES, SUIT_TEXT, card_text, parse_cards, rank_index
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -185,9 +185,9 @@ class KankeiGame(RulesEngine[OptionsT]):
         parsed = []
         for text in hands:
             ids = parse_cards(text)
-            missing = [c for c in ids if c not in self.cards.ids]
+            missing = [card_text(c) for c in ids if c not in self.cards.ids]
             if missing:
-                raise InvalidOptionError(f"cards {missing} are not in the {self.cards.deck.name} deck")
+                raise InvalidOptionError(f"{' '.join(missing)} not in the {self.cards.deck.name} deck")
             parsed.append(sorted(self.cards.index(c) for c in ids))
         every = sorted(c for h in parsed for c in h)
         if every != list(range(self.deck_size)):
