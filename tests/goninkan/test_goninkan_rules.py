@@ -59,7 +59,7 @@ def test_follow_suit_and_the_joker_never_in_trick_one() -> None:
     play(g, "BJ>♥")
     assert g.events.of_kind("play")[-1]["public"] == {"card": "BJ", "trick": 2, "suit": "♥"}
     player2 = g.cards_text(g.hands[2])
-    assert player2 == "9♣ 10♣ K♣ 7♦ 8♦ 9♦ 10♦ K♦ 4♠"
+    assert player2 == "4♠ 7♦ 8♦ 9♣ 9♦ 10♣ 10♦ K♣ K♦"  # no heart left after K♥
     assert legal_cards_text(g) == {f"play({c})" for c in player2.split(" ")}  # void in ♥: anything
     play(g, "7♦")
     assert legal_cards_text(g) == {"play(7♥)", "play(8♥)"}  # player 3 follows the named suit
