@@ -17,9 +17,17 @@ def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
     return VerishRuleBot(context, seed)
 
 
+def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.goninkan import KankeiRuleBot
+
+    return KankeiRuleBot(context, seed)
+
+
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "random": (None, RandomPolicy),
     "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
+    "goninkan/rule": ("goninkan", _kankei_rule),
+    "yoninkan/rule": ("yoninkan", _kankei_rule),
 }
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 
