@@ -106,7 +106,7 @@ class KankeiRuleBot(Policy):
         return min(legal, key=lambda c: (self.cards.honour[c], self._rank_order(c, trump)))
 
     def _is_top_trump(self, card: int, observation: Mapping[str, np.ndarray], trump: int) -> bool:
-        gone = self.view(observation, "played").reshape(self.n, self.d).any(axis=0)
+        gone = self._played(observation)
         higher = [
             c
             for c in range(self.d - 1)
@@ -134,13 +134,17 @@ class KankeiRuleBot(Policy):
 
     def _suit_to_name(self, observation: Mapping[str, np.ndarray], hand: np.ndarray) -> int:
         """Leading the joker: name the suit whose honours are most likely to fall to it."""
-        gone = self.view(observation, "played").reshape(self.n, self.d).any(axis=0)
-        out = [
-            sum(1 for c in range(self.d - 1) if self.cards.suit[c] == s and self.cards.honour[c] and not gone[c])
-            - sum(1 for c in hand if self.cards.suit[c] == s)
-            for s in range(4)
-        ]
+        gone = self._played(observation)
+        out: list[int] = []
+        for s in range(4):
+            open_honours = [c for c in range(self.d - 1) if self.cards.suit[c] == s and self.cards.honour[c]]
+            mine = [c for c in hand if self.cards.suit[c] == s]
+            out.append(len([c for c in open_honours if not gone[c]]) - len(mine))
         return int(np.argmax(out))
+
+    def _played(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Cards played this deal by anybody."""
+        return np.asarray(self.view(observation, "played").reshape(self.n, self.d).any(axis=0))
 
     # ------------------------------------------------------------------ deals 2 and 3
     def _show(self, observation: Mapping[str, np.ndarray], mask: np.ndarray, hand: np.ndarray) -> int:
