@@ -648,7 +648,15 @@ class KankeiGame(RulesEngine[OptionsT]):
             return
         self.current_player = TERMINAL
         self.phase = PLAY
-        self.events.add("game_over", public={"rewards": self.match_points.tolist(), "rounds": self.rounds_played})
+        best = self.match_points.max()
+        self.events.add(
+            "game_over",
+            public={
+                "rewards": self.match_points.tolist(),
+                "rounds": self.rounds_played,
+                "winners": [p for p in range(self.num_players) if self.match_points[p] == best],  # ties share (A16)
+            },
+        )
 
     # ------------------------------------------------------------------ engine protocol
     def _legal_mask(self) -> np.ndarray:
