@@ -14,7 +14,7 @@ import numpy as np
 
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.tricks import in_play_order
-from cardenvs.goninkan.knowledge import KANKEI, MUKAN, knows_teams
+from cardenvs.goninkan.knowledge import KANKEI, MUKAN, knows_teams, team_view
 from cardenvs.goninkan.scoring import HONOURS
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
     mb = rb * n_rounds
     return ObservationLayout(
         [
+            # --- features that change from step to step
             ("hand", d, 1, "my cards"),
             ("played", n * d, 1, "cards each relative seat has played this deal (the trick history)"),
             ("trick", n * d, 1, "cards each relative seat has played to the trick in progress"),
@@ -56,18 +57,22 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
             ),
             ("hand_sizes", n, 10, "cards held by each relative seat"),
             ("voids", n * 4, 1, "per relative seat: suits ♣♦♥♠ it has shown to be out of this deal"),
-            ("trump", 4, 1, "trump suit ♣♦♥♠ (all 0 before a deal-2/3 trump is chosen)"),
-            ("deal1_trump", 4, 1, "this round's deal-1 trump (it fixes the key cards)"),
             ("led_suit", 4, 1, "suit to follow in the trick in progress (the named suit after a joker lead)"),
             ("trick_number", 10, 1, "one-hot: the trick in progress or about to start"),
-            ("deal_number", 3, 1, "one-hot: deal 1, 2 or 3 of the round"),
             ("leader", n, 1, "relative seat that leads (led) the trick in progress"),
+            ("honours", n, HONOURS, "honours (A K Q J) each relative seat has taken this deal"),
+            ("side_honours", 2, HONOURS, "honours of the 関係 and 無関係 sides (0 while I do not know the teams)"),
+            ("decision", len(DECISIONS), 1, "(my turn) one-hot: " + ", ".join(DECISIONS)),
+            ("show_pick", d, 1, "(my turn, show) the first card I picked"),
+            ("declaration_pick", 5, 1, "(my turn, trick 1) the declaration chosen for my card: none + 4 kinds"),
+            # --- features that change a few times a deal (cached per observer)
+            ("trump", 4, 1, "trump suit ♣♦♥♠ (all 0 before a deal-2/3 trump is chosen)"),
+            ("deal1_trump", 4, 1, "this round's deal-1 trump (it fixes the key cards)"),
+            ("deal_number", 3, 1, "one-hot: deal 1, 2 or 3 of the round"),
             ("dealer", n, 1, "relative seat of the dealer (with 6 players: sits out, scores with 関係)"),
             ("kankei", n, 1, "relative seats I know to be 関係"),
             ("mukan", n, 1, "relative seats I know to be 無関係"),
             ("teams_known", 1, 1, "1 when I know every player's side"),
-            ("honours", n, HONOURS, "honours (A K Q J) each relative seat has taken this deal"),
-            ("side_honours", 2, HONOURS, "honours of the 関係 and 無関係 sides (0 while I do not know the teams)"),
             ("targets", 3, HONOURS, "this deal: 関係 target, 無関係 count that defeats it, skunk count"),
             (
                 "declarations",
@@ -75,9 +80,6 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
                 1,
                 "live declarations per relative seat: スコンク じゅうろく 逆スコンク 逆じゅうろく",
             ),
-            ("decision", len(DECISIONS), 1, "(my turn) one-hot: " + ", ".join(DECISIONS)),
-            ("show_pick", d, 1, "(my turn, show) the first card I picked"),
-            ("declaration_pick", 5, 1, "(my turn, trick 1) the declaration chosen for my card: none + 4 kinds"),
             ("round_points", n, rb, "this round's points so far per relative seat (provisional), /16", -rb),
             ("match_points", n, mb, "points of the finished rounds of this episode per relative seat, /16", -mb),
             ("rounds", 2, 1, "share of the match's rounds finished; 1 if this is the match's last round"),
@@ -85,13 +87,17 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
     )
 
 
+STATIC_FROM = "trump"
+"""First feature of the block that :func:`encode` caches per observer (``game.static_version``)."""
+
+
 @cache
 def _offsets(layout: ObservationLayout) -> dict[str, int]:
     return {name: f.offset for name, f in layout.features.items()}
 
 
-def encode(game: KankeiGame[Any], me: int) -> np.ndarray:
-    """Player ``me``'s observation vector."""
+def encode(game: KankeiGame[Any], me: int, cached: bool = True) -> np.ndarray:
+    """Player ``me``'s observation vector (``cached=False`` rebuilds the slowly-changing block from scratch)."""
     layout = game.layout
     o = _offsets(layout)
     obs = np.zeros(layout.size, dtype=np.float32)
@@ -106,37 +112,58 @@ def encode(game: KankeiGame[Any], me: int) -> np.ndarray:
         others = order[1:, None]
         obs[o["known_cards"] : o["known_cards"] + (n - 1) * d] = (known[None, :] == others).ravel()
     obs[o["hand_sizes"] : o["hand_sizes"] + n] = game.hand_sizes[order]
-    obs[o["voids"] : o["voids"] + 4 * n] = in_play_order(game.void_mat, order)
-    if game.trump >= 0:
-        obs[o["trump"] + game.trump] = 1
-    obs[o["deal1_trump"] + game.deal1_trump] = 1
+    if game.voids != [0] * n:
+        obs[o["voids"] : o["voids"] + 4 * n] = in_play_order(game.void_mat, order)
     trick = game.trick
     if len(trick):
         obs[o["led_suit"] + trick.led_suit] = 1
     obs[o["trick_number"] + min(game.trick_no, 10) - 1] = 1
-    obs[o["deal_number"] + game.deal - 1] = 1
     if trick.leader >= 0:
         obs[o["leader"] + relative[trick.leader]] = 1
-    obs[o["dealer"] + relative[game.dealer]] = 1
-    view = game.team_view[me][order]
-    obs[o["kankei"] : o["kankei"] + n] = view == KANKEI
-    obs[o["mukan"] : o["mukan"] + n] = view == MUKAN
     obs[o["honours"] : o["honours"] + n] = game.honours[order]
-    if knows_teams(game, me):
-        obs[o["teams_known"]] = 1
-        obs[o["side_honours"] : o["side_honours"] + 2] = game.side_honours
-    for decl in game.declarations:
-        obs[o["declarations"] + 4 * relative[decl.player] + decl.kind] = 1
-    table, deal = game.rules.scores, game.deal
-    obs[o["targets"] : o["targets"] + 3] = (table.target(deal), table.fail_need(deal), table.skunk(deal))
     if game.current_player == me:
         obs[o["decision"] + game.decision_type()] = 1
         if game.pending_show >= 0:
             obs[o["show_pick"] + game.pending_show] = 1
         if game.decl_choice is not None:
             obs[o["declaration_pick"] + game.decl_choice + 1] = 1
-    obs[o["round_points"] : o["round_points"] + n] = game.round_points[order] / POINT_SCALE
-    obs[o["match_points"] : o["match_points"] + n] = game.match_points[order] / POINT_SCALE
-    obs[o["rounds"]] = game.rounds_played / game.options.n_rounds
-    obs[o["rounds"] + 1] = game.round_number == game.options.n_rounds
+    version, block = game.static_cache[me]
+    if not cached or version != game.static_version or block is None:
+        block = _static_block(game, me, o)
+        game.static_cache[me] = (game.static_version, block)
+    start = o[STATIC_FROM]
+    obs[start:] = block
+    if obs[o["teams_known"]]:
+        obs[o["side_honours"] : o["side_honours"] + 2] = game.side_honours
     return obs
+
+
+def _static_block(game: KankeiGame[Any], me: int, o: dict[str, int]) -> np.ndarray:
+    """The features from ``STATIC_FROM`` on, for observer ``me``."""
+    start = o[STATIC_FROM]
+    block = np.zeros(game.layout.size - start, dtype=np.float32)
+    n = game.num_players
+    order = game.order_index[me]
+    relative = game.relative[me]
+
+    def at(name: str) -> int:
+        return o[name] - start
+
+    if game.trump >= 0:
+        block[at("trump") + game.trump] = 1
+    block[at("deal1_trump") + game.deal1_trump] = 1
+    block[at("deal_number") + game.deal - 1] = 1
+    block[at("dealer") + relative[game.dealer]] = 1
+    view = team_view(game, me)[order]
+    block[at("kankei") : at("kankei") + n] = view == KANKEI
+    block[at("mukan") : at("mukan") + n] = view == MUKAN
+    block[at("teams_known")] = knows_teams(game, me)
+    table, deal = game.rules.scores, game.deal
+    block[at("targets") : at("targets") + 3] = (table.target(deal), table.fail_need(deal), table.skunk(deal))
+    for decl in game.declarations:
+        block[at("declarations") + 4 * relative[decl.player] + decl.kind] = 1
+    block[at("round_points") : at("round_points") + n] = game.round_points[order] / POINT_SCALE
+    block[at("match_points") : at("match_points") + n] = game.match_points[order] / POINT_SCALE
+    block[at("rounds")] = game.rounds_played / game.options.n_rounds
+    block[at("rounds") + 1] = game.round_number == game.options.n_rounds
+    return block

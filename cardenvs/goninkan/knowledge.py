@@ -61,6 +61,14 @@ def team_for(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> froze
 
 
 def _consistent(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bool:
+    """Whether the public record allows these key holders (the same for every observer, so cached per state)."""
+    cache = game.pair_cache
+    if (joker_holder, key_holder) not in cache:
+        cache[joker_holder, key_holder] = _check_pair(game, joker_holder, key_holder)
+    return cache[joker_holder, key_holder]
+
+
+def _check_pair(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bool:
     if game.rules.is_goninkan:
         if game.nijukan_pending >= 0:
             return joker_holder == key_holder == game.nijukan_pending
@@ -89,34 +97,27 @@ def key_placements(game: KankeiGame[Any], observer: int) -> list[tuple[int, int]
     ]
 
 
-def refresh_team_views(game: KankeiGame[Any]) -> None:
-    """Recompute ``game.team_view[observer, player]`` (``KANKEI``, ``MUKAN`` or ``UNKNOWN``) for every observer."""
+def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
+    """``observer``'s view of every player's side (``KANKEI``, ``MUKAN`` or ``UNKNOWN``), recomputed only after
+    something he could learn from has happened (``game.views_stale``)."""
+    view = game.team_view[observer]
+    if not game.views_stale[observer]:
+        return view
+    game.views_stale[observer] = False
     n = game.num_players
-    view = game.team_view
     if game.team_public or not game.rules.hidden_teams:
         for p in range(n):
-            view[:, p] = KANKEI if game.is_kankei[p] else (MUKAN if game.is_active(p) else UNKNOWN)
-        game._views_dirty = False
-        return
-    joker, key = game.key_cards()
-    teams: dict[tuple[int, int], frozenset[int] | None] = {}  # public consistency does not depend on the observer
-    for observer in range(n):
-        if knows_teams(game, observer):
-            continue  # knowledge only grows during a deal
-        possible = []
-        for j in _candidates(game, observer, joker):
-            for k in _candidates(game, observer, key):
-                if (j, k) not in teams:
-                    teams[j, k] = team_for(game, j, k) if _consistent(game, j, k) else None
-                team = teams[j, k]
-                if team is not None:
-                    possible.append(team)
-        if not possible:
-            raise AssertionError(f"no team assignment agrees with player {observer}'s knowledge")
-        for p in range(n):
-            inside = sum(p in t for t in possible)
-            view[observer, p] = KANKEI if inside == len(possible) else MUKAN if inside == 0 else UNKNOWN
-    game._views_dirty = False
+            view[p] = KANKEI if game.is_kankei[p] else (MUKAN if game.is_active(p) else UNKNOWN)
+        return view
+    if knows_teams(game, observer):
+        return view  # knowledge only grows during a deal
+    teams = [team_for(game, j, k) for j, k in key_placements(game, observer)]
+    if not teams:
+        raise AssertionError(f"no team assignment agrees with player {observer}'s knowledge")
+    for p in range(n):
+        inside = sum(p in t for t in teams)
+        view[p] = KANKEI if inside == len(teams) else MUKAN if inside == 0 else UNKNOWN
+    return view
 
 
 def knows_teams(game: KankeiGame[Any], observer: int) -> bool:
@@ -197,5 +198,5 @@ def _rederive(g: KankeiGame[Any], observer: int) -> None:
     g.side_honours = [kankei, int(g.honours.sum()) - kankei]
     assert sum(g.side_honours) <= HONOURS
     g.team_view[:] = UNKNOWN
-    g._views_dirty = True
+    g.knowledge_changed()
     g._mask_cache = None

@@ -108,6 +108,12 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.in_trick = PlayedCards(n, d)
         self.known = np.full((n, d), -1, dtype=np.int8)
         self.team_view = np.full((n, n), -1, dtype=np.int8)
+        """``team_view[observer]``: read it through :func:`knowledge.team_view`, which refreshes it."""
+        self.views_stale = [True] * n
+        self.pair_cache: dict[tuple[int, int], bool] = {}
+        self.static_version = 0
+        """Bumped whenever a rarely-changing observation feature may change (see ``encoding``)."""
+        self.static_cache: list[tuple[int, np.ndarray | None]] = [(-1, None)] * n
         self.void_mat = np.zeros((n, 4), dtype=np.float32)
         self.hand_sizes = np.zeros(n, dtype=np.float32)
         self.current_player = TERMINAL
@@ -293,7 +299,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.chooser = -1
         self.swap_slots: tuple[list[int], list[int]] = ([], [])
         self.team_view[:] = -1
-        self._views_dirty = True
+        self.knowledge_changed()
         self.events.add(
             "deal",
             public={
@@ -367,6 +373,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self._move_card(given, holder, partner)
         self._move_card(taken, partner, holder)
         self.nijukan_pending = -1
+        self.knowledge_changed()
         self.known[:, joker] = self.known[:, key] = -1
         self.known[partner, taken] = holder
         self.deal1_holders = (partner, holder) if given == joker else (holder, partner)
@@ -414,6 +421,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.person_at[seat_m], self.person_at[seat_o] = other, mover
         self.seat_of[mover], self.seat_of[other] = seat_o, seat_m
         self._refresh_orders()
+        self.static_changed()
         self.events.add("seat_swap", mover, public={"with": other, "seat": seat_o, "other_seat": seat_m})
 
     def _begin_lead_choice(self) -> None:
@@ -458,6 +466,7 @@ class KankeiGame(RulesEngine[OptionsT]):
     def _set_team(self, members: list[int]) -> None:
         self.kankei = tuple(sorted(members))
         self.is_kankei = [p in self.kankei for p in range(self.num_players)]
+        self.knowledge_changed()
 
     def kankei_partner(self, person: int) -> int:
         """The other member of a two-player 関係 team."""
@@ -527,7 +536,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         elif card != self.joker and record_void(self.voids, player, self.cards.suit[card], trick.led_suit):
             self.void_mat[player, trick.led_suit] = 1
             if trick.led_suit == self.deal1_trump:  # the only void that tells where the key trump card is
-                self._views_dirty = True
+                self.knowledge_changed()
         trick.add(player, card)
         if self.trick_no >= 9:
             self.played_late[player] = True
@@ -538,7 +547,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             public["suit"] = SUIT_TEXT[named_suit]
         self.events.add("play", player, public=public)
         if self.deal == 1 and card in self.key_cards():
-            self._views_dirty = True
+            self.knowledge_changed()
         if len(trick) == self.active_count:
             self._end_trick()
         else:
@@ -550,7 +559,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             self.declarations.remove(upgraded[0])
         self.declarations.append(Declaration(kind, player, at_trick1))
         self.declared_by.append((player, kind))
-        self._views_dirty = True
+        self.knowledge_changed()
         self.events.add(
             "declare" if at_trick1 else "sweep",
             player,
@@ -578,7 +587,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         )
         self.trick_no += 1
         if taken and (self.declarations or self.honours.sum() >= self._honours_to_decide):
-            self._views_dirty = True  # some team assignment might now have decided the deal
+            self.knowledge_changed()  # some team assignment might now have decided the deal
         self._after_trick(winner)
 
     def _after_trick(self, winner: int) -> None:
@@ -611,7 +620,8 @@ class KankeiGame(RulesEngine[OptionsT]):
             self.round_points[:] = 0
         for line in outcome.lines:
             self._pay(line)
-        self.team_public = True
+        self.team_public = True  # Yoninkan: the teams are revealed at the end of deal 1
+        self.knowledge_changed()
         self.events.add(
             "deal_over",
             public={
@@ -637,6 +647,7 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def _end_round(self) -> None:
         points = self.round_points.copy()
+        self.static_changed()
         self.match_points += points
         self._rewards = points if self._rewards is None else self._rewards + points
         self.rounds_played += 1
@@ -789,6 +800,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             self.phase, self.current_player = TRUMP, self.chooser
         elif phase == TRUMP:
             self.trump = action - self.A_TRUMP
+            self.static_changed()
             self.events.add("trump", player, public={"suit": SUIT_TEXT[self.trump]})
             self._start_trick(player)
         elif phase == SWEEP:
@@ -867,8 +879,6 @@ class KankeiGame(RulesEngine[OptionsT]):
         return self.pending_show >= 0 or (self.phase == PLAY and self.decl_choice is not None)
 
     def observation(self, player: int) -> np.ndarray:
-        if self._views_dirty:
-            knowledge.refresh_team_views(self)
         return encode(self, player)
 
     def take_rewards(self) -> np.ndarray | None:
@@ -912,6 +922,16 @@ class KankeiGame(RulesEngine[OptionsT]):
     def holder(self, card: int) -> int:
         """The player whose hand holds ``card`` (-1 if it has been played)."""
         return next((p for p in range(self.num_players) if self.hand_vec[p, card]), -1)
+
+    def knowledge_changed(self) -> None:
+        """Something happened that may teach players about the teams: their views must be recomputed."""
+        self.views_stale = [True] * self.num_players
+        self.pair_cache = {}
+        self.static_version += 1
+
+    def static_changed(self) -> None:
+        """A rarely-changing observation feature (trump, points, …) changed."""
+        self.static_version += 1
 
     def cards_text(self, cards: Sequence[int]) -> str:
         return " ".join(self.cards.text[c] for c in cards)

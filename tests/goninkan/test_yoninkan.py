@@ -9,7 +9,7 @@ import pytest
 from cardenvs.core.cards import YONINKAN_40, parse_cards
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.tricks import Trick
-from cardenvs.goninkan.knowledge import KANKEI, MUKAN, UNKNOWN
+from cardenvs.goninkan.knowledge import KANKEI, MUKAN, UNKNOWN, team_view
 from cardenvs.goninkan.options import YoninkanOptions
 from cardenvs.goninkan.rules import DECLARE
 from cardenvs.goninkan.ruleset import ruleset
@@ -39,9 +39,8 @@ def test_deck_has_forty_cards() -> None:
 def test_teams_are_hidden_from_a_player_without_a_key_card() -> None:
     g = yoninkan(DEAL)
     assert g.kankei == (1, 3) and not g.team_public and not g.events.of_kind("kankei")
-    g.observation(0)
-    assert g.team_view[0].tolist() == [MUKAN, UNKNOWN, UNKNOWN, UNKNOWN]  # player 0 only knows his own side
-    assert g.team_view[1].tolist() == [UNKNOWN, KANKEI, UNKNOWN, UNKNOWN]
+    assert team_view(g, 0).tolist() == [MUKAN, UNKNOWN, UNKNOWN, UNKNOWN]  # player 0 only knows his own side
+    assert team_view(g, 1).tolist() == [UNKNOWN, KANKEI, UNKNOWN, UNKNOWN]
     # exchange A♣ with a club of player 2: now 1 and 2 are the pair, and player 0 sees exactly the same
     other = [DEAL[0], DEAL[1], DEAL[2].replace("7♣", "A♣"), DEAL[3].replace("A♣", "7♣")]
     h = yoninkan(other)
@@ -73,8 +72,7 @@ def test_declared_skunk_pays_double() -> None:
     play(g, "p1:*スコンク A♥ *none K♥ *none Q♥ *none J♥")
     declared = g.events.of_kind("declare")[-1]
     assert declared["player"] == 1 and declared["public"]["kind"] == "スコンク"
-    g.observation(0)
-    assert g.team_view[0, 1] == KANKEI  # declaring revealed player 1's side
+    assert team_view(g, 0)[1] == KANKEI  # declaring revealed player 1's side
     play(g, "p1:A♦ K♦ Q♦ J♦ p1:A♠ K♠ Q♠ J♠")  # 12 honours, the others none
     over = g.events.of_kind("deal_over")[-1]["public"]
     assert sorted(tuple(x) for x in over["lines"]) == [("kankei", 1, "success"), ("kankei", 2, "declared スコンク")]
@@ -85,10 +83,9 @@ def test_declared_skunk_pays_double() -> None:
 def test_failed_reverse_skunk_declaration_pays_kankei_forty() -> None:
     g = yoninkan(DEAL)
     play(g, "p1:*none A♥ *逆スコンク K♥")
-    g.observation(0)
     # player 0 now knows player 2 is on his side, hence the other two are the pair
-    assert g.team_view[0].tolist() == [MUKAN, KANKEI, MUKAN, KANKEI]
-    assert g.team_view[3].tolist() == [UNKNOWN, UNKNOWN, MUKAN, KANKEI]
+    assert team_view(g, 0).tolist() == [MUKAN, KANKEI, MUKAN, KANKEI]
+    assert team_view(g, 3).tolist() == [UNKNOWN, UNKNOWN, MUKAN, KANKEI]
     play(g, "*none Q♥ *none J♥ p1:A♦ K♦ Q♦ J♦ p1:A♠ K♠ Q♠ J♠")
     lines = sorted(tuple(x) for x in g.events.of_kind("deal_over")[-1]["public"]["lines"])
     assert lines == [("kankei", 1, "success"), ("kankei", 1, "スコンク"), ("kankei", 40, "declared 逆スコンク failed")]
