@@ -35,7 +35,8 @@ class KankeiRuleBot(Policy):
         self.plan: list[int] = []
         a = context.actions
         self.play, self.lead_joker, self.joker = a["play"], a["lead_joker"], a["joker"]
-        self.lead_choice, self.show, self.trump, self.sweep = a["lead_choice"], a["show"], a["trump"], a["sweep"]
+        self.show, self.trump, self.sweep = a["show"], a["trump"], a["sweep"]
+        self.lead_choice = a["lead_choice"] if self.goninkan else None
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -50,7 +51,7 @@ class KankeiRuleBot(Policy):
         hand = np.flatnonzero(self.view(observation, "hand"))
         if decision == "play":
             return self._play(observation, mask, hand)
-        if decision == "lead_choice":
+        if decision == "lead_choice" and self.lead_choice is not None:
             aces = sum(1 for c in hand if self.cards.rank[c] == 12)
             return self.lead_choice[0 if aces >= 2 else 1]
         if decision == "show":

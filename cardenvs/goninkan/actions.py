@@ -5,7 +5,7 @@ With a deck of ``D`` cards (50 or 40; index order: plain cards by ascending card
     play(card)        D-1  play a plain card to the trick
     lead_joker(suit)  4    lead the joker, naming the suit to follow
     joker             1    play the joker to a trick someone else led
-    lead_choice       2    deal 1 (Goninkan): いく (I lead) / こい (my partner leads)
+    lead_choice       2    (Goninkan) deal 1: いく (I lead) / こい (my partner leads)
     show(card)        D    deals 2/3: the partner picks the two cards to show, lower index first
     trump(suit)       4    deals 2/3: the chooser names the trump suit
     sweep             2    after a skunk / reverse skunk in deal 2/3: declare (じゅうろく or 逆じゅうろく) / stop
@@ -85,7 +85,6 @@ def action_table(card_labels: tuple[str, ...], goninkan: bool) -> ActionTable:
         ("play", card_labels[:-1], "play this card to the trick"),
         ("lead_joker", SUIT_TEXT, "lead the joker, naming the suit the others must follow"),
         ("joker", [""], "play the joker to a trick led by someone else"),
-        ("lead_choice", ["いく", "こい"], "deal 1: いく = I lead trick 1, こい = my partner leads it"),
         ("show", card_labels, "deals 2/3, the chooser's partner: show this card (two picks, lower index first)"),
         ("trump", SUIT_TEXT, "deals 2/3: the chooser names the trump suit"),
         (
@@ -95,6 +94,7 @@ def action_table(card_labels: tuple[str, ...], goninkan: bool) -> ActionTable:
         ),
     ]
     if goninkan:
+        blocks.insert(3, ("lead_choice", ["いく", "こい"], "deal 1: いく = I lead trick 1, こい = my partner leads it"))
         labels = [f"key{k}·card{c}" for k in range(KEY_SLOTS) for c in range(CARD_SLOTS)]
         blocks.append(
             ("blind_swap", labels, "二重関 with a blind exchange: take this face-down key slot and card slot")

@@ -85,7 +85,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.A_PLAY = a["play"].offset
         self.A_LEAD_JOKER = a["lead_joker"].offset
         self.A_JOKER = a["joker"].offset
-        self.A_LEAD_CHOICE = a["lead_choice"].offset
+        self.A_LEAD_CHOICE = a["lead_choice"].offset if self.rules.is_goninkan else -1
         self.A_SHOW = a["show"].offset
         self.A_TRUMP = a["trump"].offset
         self.A_SWEEP = a["sweep"].offset
