@@ -150,8 +150,8 @@ class KankeiGame(RulesEngine[OptionsT]):
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
-        require_range = not 1 <= round_number <= options.n_rounds
-        if require_range or not 0 <= dealer < n or deal not in (1, 2, 3):
+        bad_round = not 1 <= round_number <= options.n_rounds
+        if bad_round or not 0 <= dealer < n or deal not in (1, 2, 3):
             raise InvalidOptionError(
                 f"need 1 <= round_number <= {options.n_rounds}, a dealer in 0..{n - 1} and deal 1, 2 or 3; "
                 f"got round_number={round_number}, dealer={dealer}, deal={deal}"
@@ -253,7 +253,14 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def _deal_hands(self) -> list[list[int]]:
         if self._scripted_deals:
-            return self._scripted_deals.pop(0)
+            hands = self._scripted_deals.pop(0)
+            sizes = [len(h) for h in hands]
+            if sizes != [HAND_SIZE if self.is_active(p) else 0 for p in range(self.num_players)]:
+                raise InvalidOptionError(
+                    f"each player must be dealt {HAND_SIZE} cards (none to a dealer who sits out, here player "
+                    f"{self.dealer} with 6 players); got hand sizes {sizes}"
+                )
+            return hands
         hands: list[list[int]] = [[] for _ in range(self.num_players)]
         order = self.rng.permutation(self.deck_size)
         for i, p in enumerate(self.active_players()):

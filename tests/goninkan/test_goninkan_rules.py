@@ -213,5 +213,8 @@ def test_bad_options_and_deals_are_refused() -> None:
         goninkan([*SWEEP_DEAL[:4], "J♥ 3♥ 4♥ 5♥ 6♥ J♣ 2♠ 5♠ 8♠ 2♣"])
     with pytest.raises(InvalidOptionError, match="deck exactly"):
         goninkan([*SWEEP_DEAL[:4], "J♥ 3♥ 4♥ 5♥ 6♥ J♣ 2♠ 5♠ 8♠ 8♠"])
+    uneven = [SWEEP_DEAL[0] + " 2♠", SWEEP_DEAL[1], SWEEP_DEAL[2], SWEEP_DEAL[3], SWEEP_DEAL[4].replace("2♠ ", "")]
+    with pytest.raises(InvalidOptionError, match="10 cards"):
+        goninkan(uneven)
     with pytest.raises(InvalidOptionError, match="kankei and deal1_holders"):
         goninkan(SWEEP_DEAL, deal=2)
