@@ -253,14 +253,14 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def _deal_hands(self) -> list[list[int]]:
         if self._scripted_deals:
-            hands = self._scripted_deals.pop(0)
-            sizes = [len(h) for h in hands]
+            scripted = self._scripted_deals.pop(0)
+            sizes = [len(h) for h in scripted]
             if sizes != [HAND_SIZE if self.is_active(p) else 0 for p in range(self.num_players)]:
                 raise InvalidOptionError(
                     f"each player must be dealt {HAND_SIZE} cards (none to a dealer who sits out, here player "
                     f"{self.dealer} with 6 players); got hand sizes {sizes}"
                 )
-            return hands
+            return scripted
         hands: list[list[int]] = [[] for _ in range(self.num_players)]
         order = self.rng.permutation(self.deck_size)
         for i, p in enumerate(self.active_players()):
