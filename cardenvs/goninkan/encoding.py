@@ -14,7 +14,7 @@ import numpy as np
 
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.tricks import in_play_order
-from cardenvs.goninkan.knowledge import KANKEI, MUKAN, knows_teams, team_view
+from cardenvs.goninkan.knowledge import KANKEI, MUKAN, team_view
 from cardenvs.goninkan.scoring import HONOURS
 
 if TYPE_CHECKING:
@@ -60,6 +60,9 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
             ("led_suit", 4, 1, "suit to follow in the trick in progress (the named suit after a joker lead)"),
             ("trick_number", 10, 1, "one-hot: the trick in progress or about to start"),
             ("leader", n, 1, "relative seat that leads (led) the trick in progress"),
+            ("kankei", n, 1, "relative seats I know to be 関係"),
+            ("mukan", n, 1, "relative seats I know to be 無関係"),
+            ("teams_known", 1, 1, "1 when I know every player's side"),
             ("honours", n, HONOURS, "honours (A K Q J) each relative seat has taken this deal"),
             ("side_honours", 2, HONOURS, "honours of the 関係 and 無関係 sides (0 while I do not know the teams)"),
             ("decision", len(DECISIONS), 1, "(my turn) one-hot: " + ", ".join(DECISIONS)),
@@ -70,9 +73,6 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
             ("deal1_trump", 4, 1, "this round's deal-1 trump (it fixes the key cards)"),
             ("deal_number", 3, 1, "one-hot: deal 1, 2 or 3 of the round"),
             ("dealer", n, 1, "relative seat of the dealer (with 6 players: sits out, scores with 関係)"),
-            ("kankei", n, 1, "relative seats I know to be 関係"),
-            ("mukan", n, 1, "relative seats I know to be 無関係"),
-            ("teams_known", 1, 1, "1 when I know every player's side"),
             ("targets", 3, HONOURS, "this deal: 関係 target, 無関係 count that defeats it, skunk count"),
             (
                 "declarations",
@@ -120,7 +120,13 @@ def encode(game: KankeiGame[Any], me: int, cached: bool = True) -> np.ndarray:
     obs[o["trick_number"] + min(game.trick_no, 10) - 1] = 1
     if trick.leader >= 0:
         obs[o["leader"] + relative[trick.leader]] = 1
+    view = team_view(game, me)[order]
+    obs[o["kankei"] : o["kankei"] + n] = view == KANKEI
+    obs[o["mukan"] : o["mukan"] + n] = view == MUKAN
     obs[o["honours"] : o["honours"] + n] = game.honours[order]
+    if game.knows_all[me]:
+        obs[o["teams_known"]] = 1
+        obs[o["side_honours"] : o["side_honours"] + 2] = game.side_honours
     if game.current_player == me:
         obs[o["decision"] + game.decision_type()] = 1
         if game.pending_show >= 0:
@@ -131,10 +137,7 @@ def encode(game: KankeiGame[Any], me: int, cached: bool = True) -> np.ndarray:
     if not cached or version != game.static_version or block is None:
         block = _static_block(game, me, o)
         game.static_cache[me] = (game.static_version, block)
-    start = o[STATIC_FROM]
-    obs[start:] = block
-    if obs[o["teams_known"]]:
-        obs[o["side_honours"] : o["side_honours"] + 2] = game.side_honours
+    obs[o[STATIC_FROM] :] = block
     return obs
 
 
@@ -154,10 +157,6 @@ def _static_block(game: KankeiGame[Any], me: int, o: dict[str, int]) -> np.ndarr
     block[at("deal1_trump") + game.deal1_trump] = 1
     block[at("deal_number") + game.deal - 1] = 1
     block[at("dealer") + relative[game.dealer]] = 1
-    view = team_view(game, me)[order]
-    block[at("kankei") : at("kankei") + n] = view == KANKEI
-    block[at("mukan") : at("mukan") + n] = view == MUKAN
-    block[at("teams_known")] = knows_teams(game, me)
     table, deal = game.rules.scores, game.deal
     block[at("targets") : at("targets") + 3] = (table.target(deal), table.fail_need(deal), table.skunk(deal))
     for decl in game.declarations:

@@ -99,7 +99,7 @@ def key_placements(game: KankeiGame[Any], observer: int) -> list[tuple[int, int]
 
 def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
     """``observer``'s view of every player's side (``KANKEI``, ``MUKAN`` or ``UNKNOWN``), recomputed only after
-    something he could learn from has happened (``game.views_stale``)."""
+    something he could learn from has happened (``game.views_stale``); also sets ``game.knows_all[observer]``."""
     view = game.team_view[observer]
     if not game.views_stale[observer]:
         return view
@@ -108,15 +108,14 @@ def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
     if game.team_public or not game.rules.hidden_teams:
         for p in range(n):
             view[p] = KANKEI if game.is_kankei[p] else (MUKAN if game.is_active(p) else UNKNOWN)
-        return view
-    if knows_teams(game, observer):
-        return view  # knowledge only grows during a deal
-    teams = [team_for(game, j, k) for j, k in key_placements(game, observer)]
-    if not teams:
-        raise AssertionError(f"no team assignment agrees with player {observer}'s knowledge")
-    for p in range(n):
-        inside = sum(p in t for t in teams)
-        view[p] = KANKEI if inside == len(teams) else MUKAN if inside == 0 else UNKNOWN
+    elif not knows_teams(game, observer):  # (knowledge only grows during a deal)
+        teams = [team_for(game, j, k) for j, k in key_placements(game, observer)]
+        if not teams:
+            raise AssertionError(f"no team assignment agrees with player {observer}'s knowledge")
+        for p in range(n):
+            inside = sum(p in t for t in teams)
+            view[p] = KANKEI if inside == len(teams) else MUKAN if inside == 0 else UNKNOWN
+    game.knows_all[observer] = knows_teams(game, observer)
     return view
 
 

@@ -110,6 +110,8 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.team_view = np.full((n, n), -1, dtype=np.int8)
         """``team_view[observer]``: read it through :func:`knowledge.team_view`, which refreshes it."""
         self.views_stale = [True] * n
+        self.knows_all = [False] * n
+        """``knows_all[observer]``: whether his (refreshed) team view is complete."""
         self.pair_cache: dict[tuple[int, int], bool] = {}
         self.static_version = 0
         """Bumped whenever a rarely-changing observation feature may change (see ``encoding``)."""
@@ -307,6 +309,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.swap_slots: tuple[list[int], list[int]] = ([], [])
         self.team_view[:] = -1
         self.knowledge_changed()
+        self.static_changed()
         self.events.add(
             "deal",
             public={
@@ -567,6 +570,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.declarations.append(Declaration(kind, player, at_trick1))
         self.declared_by.append((player, kind))
         self.knowledge_changed()
+        self.static_changed()
         self.events.add(
             "declare" if at_trick1 else "sweep",
             player,
@@ -629,6 +633,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             self._pay(line)
         self.team_public = True  # Yoninkan: the teams are revealed at the end of deal 1
         self.knowledge_changed()
+        self.static_changed()
         self.events.add(
             "deal_over",
             public={
@@ -934,7 +939,6 @@ class KankeiGame(RulesEngine[OptionsT]):
         """Something happened that may teach players about the teams: their views must be recomputed."""
         self.views_stale = [True] * self.num_players
         self.pair_cache = {}
-        self.static_version += 1
 
     def static_changed(self) -> None:
         """A rarely-changing observation feature (trump, points, …) changed."""
