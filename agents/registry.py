@@ -37,6 +37,10 @@ def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
     from agents.zheng_shang_you import ZsyGreedyBot
 
     return ZsyGreedyBot(context, seed)
+def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
+    from agents.goninkan import KankeiRuleBot
+
+    return KankeiRuleBot(context, seed)
 
 
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
@@ -46,6 +50,8 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "kyuuri/thrifty": ("kyuuri", _kyuuri_thrifty),
     "zheng_shang_you/rule": ("zheng_shang_you", _zsy_rule),
     "zheng_shang_you/greedy": ("zheng_shang_you", _zsy_greedy),
+    "goninkan/rule": ("goninkan", _kankei_rule),
+    "yoninkan/rule": ("yoninkan", _kankei_rule),
 }
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 

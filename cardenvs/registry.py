@@ -16,6 +16,8 @@ GAMES: dict[str, tuple[int, str]] = {
     "verish_ne_verish": (0, "cardenvs.verish_ne_verish.env"),
     "kyuuri": (0, "cardenvs.kyuuri.env"),
     "zheng_shang_you": (0, "cardenvs.zheng_shang_you.env"),
+    "goninkan": (0, "cardenvs.goninkan.env"),
+    "yoninkan": (0, "cardenvs.goninkan.yoninkan_env"),
 }
 """Game name → (version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
 

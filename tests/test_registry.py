@@ -17,7 +17,7 @@ from cardenvs.core.aec import CardGameEnv
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_every_id_is_made_four_ways(env_id: str) -> None:
     definition = cardenvs.definition(env_id)
-    module = importlib.import_module(f"cardenvs.{definition.name}.env")
+    module = importlib.import_module(cardenvs.GAMES[definition.name][1])
     for env in (
         pettingzoo.make("aec", env_id),
         cardenvs.make(env_id.removeprefix("cardenvs/")),

@@ -165,6 +165,8 @@ class GameDefinition(Generic[OptionsT]):
     """Option sets the conformance kit must cover: every player count and every rule variant."""
     benchmark_options: dict[str, Any] = field(default_factory=dict)
     """Options the benchmark measures (default rules at the largest player count)."""
+    docs_page: str = ""
+    """Name of the page under ``docs/games/`` (default: ``name``); games may share one page."""
 
     @property
     def env_id(self) -> str:

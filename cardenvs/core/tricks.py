@@ -72,3 +72,31 @@ class PlayedCards:
     def all_played(self) -> np.ndarray:
         """Counts of every card played by anybody."""
         return self.by_seat.sum(axis=0)
+
+
+def plain_card_strength(suit: int, rank: int, led_suit: int, trump: int) -> int:
+    """Strength of a plain (non-joker) card in a trick with trumps: any trump beats any card of the led suit,
+    which beats every other card; within a suit the higher ``rank`` wins. Cards that can no longer win score 0,
+    so with :func:`winning_position` the earliest of them never beats a card that follows or trumps.
+    ``trump`` may be -1 (no trumps). Ranks must be non-negative."""
+    if suit == trump:
+        return 200 + rank
+    if suit == led_suit:
+        return 100 + rank
+    return 0
+
+
+def in_play_order(rows: np.ndarray, order: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Per-player rows (``rows[player]``) reordered by ``order`` (e.g. me first, then in play order) and
+    flattened: the seat-relative encoding of any per-player table (played cards, trick in progress, voids).
+    Use it when seats are not simply ``me, me+1, …`` (players who move seats, a dealer who sits out)."""
+    return rows[np.asarray(order, dtype=np.intp)].ravel()
+
+
+def record_void(voids: list[int], player: int, card_suit: int, led_suit: int) -> bool:
+    """Note that ``player`` showed a void in ``led_suit`` by playing a card of ``card_suit`` (``voids[player]``
+    is a bit set of suits). Returns whether this is new information. Wild cards (jokers) must not be passed."""
+    if led_suit < 0 or card_suit == led_suit or voids[player] >> led_suit & 1:
+        return False
+    voids[player] |= 1 << led_suit
+    return True

@@ -153,23 +153,29 @@ def _check_redeal(
 def _check_hidden_choices(
     game: RulesEngine[Any], rng: np.random.Generator, limit: int, where: str, stats: dict[str, int]
 ) -> None:
+    """Moves of the player to act that make the same events, as one observer sees them (public parts plus
+    that observer's private parts: a card handed over face down is seen by its receiver), must leave that
+    observer's observation and mask identical."""
     actor = game.current_player
     moves = game.legal_moves()
-    by_public: dict[str, list[RulesEngine[Any]]] = {}
+    outcomes: list[tuple[RulesEngine[Any], list[Any]]] = []
     for i in rng.choice(len(moves), size=min(limit, len(moves)), replace=False):
         clone = game.clone()
         start = len(clone.events)
         for a in clone.move_actions(moves[int(i)]):
             clone.apply(a)
-        public = [(e["kind"], e["player"], e["public"]) for e in clone.events.events[start:]]
-        by_public.setdefault(json.dumps(public, sort_keys=True, default=str), []).append(clone)
-    for clones in by_public.values():
-        first = clones[0]
-        for other in clones[1:]:
-            stats["choice_pairs"] += 1
-            for observer in range(game.num_players):
-                if observer == actor:
-                    continue
+        outcomes.append((clone, clone.events.events[start:]))
+    for observer in range(game.num_players):
+        if observer == actor:
+            continue
+        by_view: dict[str, list[RulesEngine[Any]]] = {}
+        for clone, events in outcomes:
+            seen = [(e["kind"], e["player"], e["public"], e["private"].get(observer, {})) for e in events]
+            by_view.setdefault(json.dumps(seen, sort_keys=True, default=str), []).append(clone)
+        for clones in by_view.values():
+            first = clones[0]
+            for other in clones[1:]:
+                stats["choice_pairs"] += 1
                 diff = np.flatnonzero(first.observation(observer) != other.observation(observer))
                 _fail(
                     not len(diff),

@@ -1,0 +1,68 @@
+"""Random re-deals under constraints, for ``resample_hidden`` in games where the public record narrows down
+who can hold what (a player who showed a void in a suit, a card known to be in one hand).
+
+Cards go to players with fixed capacities (their hand sizes); each card may only go to an allowed set of
+players. :func:`constrained_deal` draws a random assignment that meets every constraint, using Hall's
+condition to never paint itself into a corner: an assignment of every card exists iff, for each set ``S``
+of players, the cards allowed only inside ``S`` fit in the capacity of ``S``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+
+def hall_feasible(class_counts: Mapping[int, int], capacity: Sequence[int]) -> bool:
+    """Whether cards grouped by allowed-player bit set (``class_counts[mask] = number of cards``) can all be
+    placed in players of the given ``capacity`` (index = bit)."""
+    m = len(capacity)
+    if sum(class_counts.values()) > sum(capacity):
+        return False
+    for subset in range(1, 1 << m):
+        inside = sum(count for mask, count in class_counts.items() if mask & ~subset == 0)
+        if inside and inside > sum(capacity[i] for i in range(m) if subset >> i & 1):
+            return False
+    return True
+
+
+def constrained_deal(
+    cards: Sequence[int], allowed: Sequence[int], capacity: Sequence[int], rng: np.random.Generator
+) -> list[list[int]]:
+    """Deal ``cards`` to players ``0..m-1`` so that player ``i`` gets exactly ``capacity[i]`` cards and card
+    ``cards[k]`` goes to a player in the bit set ``allowed[k]``. Raises ``ValueError`` if impossible.
+
+    Cards allowed everywhere are shuffled and split; the others are placed one at a time, in random order,
+    each to a random allowed player among those that keep the rest feasible."""
+    m = len(capacity)
+    everyone = (1 << m) - 1
+    if len(cards) != sum(capacity):
+        raise ValueError(f"{len(cards)} cards for {sum(capacity)} places")
+    counts: dict[int, int] = {}
+    for mask in allowed:
+        counts[mask & everyone] = counts.get(mask & everyone, 0) + 1
+    if not hall_feasible(counts, capacity):
+        raise ValueError("no deal meets the constraints")
+    hands: list[list[int]] = [[] for _ in range(m)]
+    room = list(capacity)
+    constrained = [k for k in range(len(cards)) if allowed[k] & everyone != everyone]
+    for k in (constrained[i] for i in rng.permutation(len(constrained))):
+        mask = allowed[k] & everyone
+        counts[mask] -= 1
+        for player in rng.permutation(m):
+            if not mask >> player & 1 or room[player] == 0:
+                continue
+            room[player] -= 1
+            if hall_feasible(counts, room):
+                hands[player].append(cards[k])
+                break
+            room[player] += 1
+        else:  # pragma: no cover - Hall's condition guarantees a feasible choice
+            raise AssertionError("constrained_deal lost feasibility")
+    free = [cards[k] for k in range(len(cards)) if allowed[k] & everyone == everyone]
+    free = [free[i] for i in rng.permutation(len(free))]
+    for player in range(m):
+        hands[player].extend(free[: room[player]])
+        free = free[room[player] :]
+    return hands

@@ -1,0 +1,59 @@
+"""PettingZoo constructors of ``cardenvs/goninkan-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import OrderEnforcingWrapper
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
+from cardenvs.goninkan.rules import KankeiGame
+
+STEPS_PER_ROUND = 400
+"""Far above a round's longest play (3 deals of at most ~70 decisions)."""
+
+
+def default_max_steps(options: KankeiOptions) -> int:
+    """Step cap of an episode: generous per round played."""
+    return STEPS_PER_ROUND * (options.n_rounds if options.episode == "match" else 1)
+
+
+def num_players(options: KankeiOptions) -> int:
+    return options.player_count()
+
+
+DEFINITION: GameDefinition[GoninkanOptions] = GameDefinition(
+    name="goninkan",
+    version=0,
+    options_type=GoninkanOptions,
+    new_game=KankeiGame,
+    default_max_steps=default_max_steps,
+    num_players=num_players,
+    variants=(
+        {},
+        {"num_players": 6},
+        {"nakayoshi": True},
+        {"num_players": 6, "nakayoshi": True, "kankei_lead_decider": "joker_holder"},
+        {"kankei_lead_decider": "ace_holder"},
+        {"kankei_lead_decider": "random", "nijukan_exchange": "chooser_picks_blind"},
+        {"num_players": 6, "nijukan_exchange": "chooser_picks_blind"},
+        {"rev_skunk_d1_includes_failure_point": False, "juroku_keeps_deal3_bonus": False},
+        {"play_all_tricks": True},
+        {"episode": "match", "n_rounds": 4},
+        {"num_players": 6, "episode": "match", "n_rounds": 2},
+        {"round_number": 10},
+    ),
+    benchmark_options={"num_players": 6},
+)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
+    return CardGameEnv(DEFINITION, **options)
+
+
+def env(**options: Any) -> OrderEnforcingWrapper:
+    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
+    return OrderEnforcingWrapper(raw_env(**options))

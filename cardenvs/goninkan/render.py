@@ -1,0 +1,63 @@
+"""Readable, omniscient text picture of a Goninkan / Yoninkan table (``render_mode="ansi"``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardenvs.core.cards import SUIT_TEXT
+from cardenvs.core.engine import TERMINAL
+from cardenvs.core.seating import agent_name
+
+if TYPE_CHECKING:
+    from cardenvs.goninkan.rules import KankeiGame
+
+
+def render(game: KankeiGame[Any]) -> str:
+    """Seats in play order with hands (all shown), teams, the trick in progress, honours and scores."""
+    trump = SUIT_TEXT[game.trump] if game.trump >= 0 else "-"
+    title = "Goninkan" if game.rules.is_goninkan else "Yoninkan"
+    lines = [
+        f"{title} — round {game.round_number}/{game.options.n_rounds}, deal {game.deal}, trick "
+        f"{min(game.trick_no, 10)}, trump {trump} (deal-1 trump {SUIT_TEXT[game.deal1_trump]}), "
+        f"dealer {agent_name(game.dealer)} (omniscient view)"
+    ]
+    for seat, p in enumerate(game.person_at):
+        role = "関係" if game.is_kankei[p] else ("sits out" if not game.is_active(p) else "無関係")
+        marker = "  ← to act" if p == game.current_player else ""
+        lines.append(
+            f"  seat {seat} {agent_name(p):9s} {role:8s} honours {game.honours[p]:2d} "
+            f"[{len(game.hands[p]):2d}] {game.cards_text(game.hands[p])}{marker}"
+        )
+    trick = game.trick
+    if len(trick):
+        played = ", ".join(
+            f"{agent_name(p)} {game.cards.text[c]}" for p, c in zip(trick.seats, trick.cards, strict=True)
+        )
+        lines.append(f"Trick (follow {SUIT_TEXT[trick.led_suit]}): {played}")
+    k, m = game.side_honours
+    decls = ", ".join(f"{agent_name(d.player)} {d.kind.text}" for d in game.declarations) or "-"
+    lines.append(f"Honours 関係 {k} / 無関係 {m}   declarations: {decls}")
+    lines.append(f"Round points {[round(x, 3) for x in game.round_points.tolist()]}")
+    if game.events.events:
+        lines.append("Last event: " + describe_event(game.events.events[-1]))
+    if game.current_player == TERMINAL:
+        lines.append(f"Episode points {[round(x, 3) for x in game.match_points.tolist()]}")
+    return "\n".join(lines)
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """One event in words."""
+    who = agent_name(event["player"]) if event["player"] is not None else ""
+    pub = event["public"]
+    kind = event["kind"]
+    if kind == "play":
+        named = f" naming {pub['suit']}" if "suit" in pub else ""
+        return f"{who} played {pub['card']}{named}"
+    if kind == "trick":
+        return f"trick {pub['trick']} to {agent_name(pub['winner'])} ({pub['honours']} honours)"
+    if kind == "deal_over":
+        result = "success" if pub["success"] else "failure"
+        return f"deal {pub['deal']} over: {result}; lines {pub['lines']}"
+    if kind in ("declare", "sweep"):
+        return f"{who} {'declared ' + pub['kind'] if pub['declared'] else 'did not declare'}"
+    return f"{kind} {who} {pub}".strip()

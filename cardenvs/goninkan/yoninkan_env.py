@@ -1,0 +1,46 @@
+"""PettingZoo constructors of ``cardenvs/yoninkan-v0`` (Goninkan's engine with Yoninkan's rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import OrderEnforcingWrapper
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.goninkan.env import default_max_steps, num_players
+from cardenvs.goninkan.options import YoninkanOptions
+from cardenvs.goninkan.rules import KankeiGame
+
+DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
+    name="yoninkan",
+    version=0,
+    docs_page="goninkan",
+    options_type=YoninkanOptions,
+    new_game=KankeiGame,
+    default_max_steps=default_max_steps,
+    num_players=num_players,
+    variants=(
+        {},
+        {"yoninkan_partner_rank": "J"},
+        {"yoninkan_partner_rank": "K", "yoninkan_first_lead": "spade_ace"},
+        {"yoninkan_double": "one_vs_three"},
+        {"yoninkan_double": "opposite_partner"},
+        {"declarations_in_deal1": False, "max_declarations_per_side": 2},
+        {"targets": (8, 8, 9), "yoninkan_joker_lead_weak_all_tricks": True},
+        {"declared_bonus_table": {"skunk": (3, 6)}, "rev_skunk_d1_includes_failure_point": False},
+        {"play_all_tricks": True, "juroku_keeps_deal3_bonus": False},
+        {"episode": "match", "n_rounds": 4},
+        {"round_number": 10, "yoninkan_first_lead": "spade_ace"},
+    ),
+)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
+    return CardGameEnv(DEFINITION, **options)
+
+
+def env(**options: Any) -> OrderEnforcingWrapper:
+    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
+    return OrderEnforcingWrapper(raw_env(**options))
