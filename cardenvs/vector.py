@@ -107,18 +107,25 @@ class BatchedGames:
         b.terminated[:] = False
         b.truncated[:] = False
         steps = self.steps_in_game
-        for i, game in enumerate(self.games):
-            game.apply(int(actions[i]))
-            steps[i] += 1
+        steps += 1
+        capped = (steps >= self.max_steps).tolist()
+        observations, masks, players, rewards = b.observations, b.masks, b.players, b.rewards
+        games = self.games
+        for i, action in enumerate(actions.tolist() if isinstance(actions, np.ndarray) else actions):
+            game = games[i]
+            game.apply(int(action))
             earned = game.take_rewards()
             if earned is not None:
-                b.rewards[i] = earned
-            if game.is_terminal or steps[i] >= self.max_steps:
-                b.terminated[i] = game.is_terminal
-                b.truncated[i] = not game.is_terminal
-                self.games[i] = self._new_game(i)
+                rewards[i] = earned
+            terminal = game.is_terminal
+            if terminal or capped[i]:
+                b.terminated[i] = terminal
+                b.truncated[i] = not terminal
+                game = games[i] = self._new_game(i)
                 steps[i] = 0
-            self._write(i)
+            player = players[i] = game.current_player
+            game.observe_into(player, observations[i])
+            masks[i] = game.legal_mask()
         return b
 
     def _write(self, i: int) -> None:

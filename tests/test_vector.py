@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import cardenvs
 from cardenvs import InvalidOptionError
 from cardenvs.vector import BatchedGames, sample_legal
 
@@ -57,3 +58,17 @@ def test_step_cap_truncates_and_bad_batches_are_refused() -> None:
         batch.step(np.zeros(3, dtype=int))
     with pytest.raises(InvalidOptionError, match="num_games"):
         BatchedGames(ID, num_games=0)
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_batched_rows_are_each_games_own_observation_and_mask(env_id: str) -> None:
+    options = cardenvs.definition(env_id).benchmark_options
+    batch = BatchedGames(env_id, num_games=3, seed=5, **options)
+    rng = np.random.default_rng(5)
+    step = batch.reset()
+    for _ in range(120):
+        for i, game in enumerate(batch.games):
+            assert step.players[i] == game.current_player
+            assert np.array_equal(step.observations[i], game.observation(game.current_player))
+            assert np.array_equal(step.masks[i], game.legal_mask())
+        step = batch.step(sample_legal(step.masks, rng))

@@ -57,6 +57,8 @@ class PlayedCards:
 
     def __init__(self, num_players: int, vocabulary: int):
         self.by_seat = np.zeros((num_players, vocabulary), dtype=np.int8)
+        n = num_players
+        self._orders = [np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)]
 
     def record(self, seat: int, card: int) -> None:
         self.by_seat[seat, card] += 1
@@ -66,8 +68,7 @@ class PlayedCards:
 
     def relative(self, me: int) -> np.ndarray:
         """Rows reordered seat-relative (me first, then in play order), flattened."""
-        n = self.by_seat.shape[0]
-        return self.by_seat[[(me + k) % n for k in range(n)]].ravel()
+        return self.by_seat.take(self._orders[me], axis=0).ravel()
 
     def all_played(self) -> np.ndarray:
         """Counts of every card played by anybody."""
@@ -90,7 +91,7 @@ def in_play_order(rows: np.ndarray, order: Sequence[int] | np.ndarray) -> np.nda
     """Per-player rows (``rows[player]``) reordered by ``order`` (e.g. me first, then in play order) and
     flattened: the seat-relative encoding of any per-player table (played cards, trick in progress, voids).
     Use it when seats are not simply ``me, me+1, …`` (players who move seats, a dealer who sits out)."""
-    return rows[np.asarray(order, dtype=np.intp)].ravel()
+    return rows.take(np.asarray(order, dtype=np.intp), axis=0).ravel()
 
 
 def record_void(voids: list[int], player: int, card_suit: int, led_suit: int) -> bool:

@@ -96,11 +96,16 @@ def _offsets(layout: ObservationLayout) -> dict[str, int]:
     return {name: f.offset for name, f in layout.features.items()}
 
 
-def encode(game: KankeiGame[Any], me: int, cached: bool = True) -> np.ndarray:
-    """Player ``me``'s observation vector (``cached=False`` rebuilds the slowly-changing block from scratch)."""
+def encode(game: KankeiGame[Any], me: int, cached: bool = True, out: np.ndarray | None = None) -> np.ndarray:
+    """Player ``me``'s observation vector (``cached=False`` rebuilds the slowly-changing block from scratch;
+    written into ``out`` when given)."""
     layout = game.layout
     o = _offsets(layout)
-    obs = np.zeros(layout.size, dtype=np.float32)
+    if out is None:
+        obs = np.zeros(layout.size, dtype=np.float32)
+    else:
+        obs = out
+        obs.fill(0.0)
     n, d = game.num_players, game.deck_size
     order = game.order_index[me]
     relative = game.relative[me]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import OrderEnforcingWrapper
-
 from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.engine import GameDefinition
+from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.rules import KankeiGame
 
@@ -54,6 +53,6 @@ def raw_env(**options: Any) -> CardGameEnv:
     return CardGameEnv(DEFINITION, **options)
 
 
-def env(**options: Any) -> OrderEnforcingWrapper:
+def env(**options: Any) -> FastOrderEnforcingWrapper:
     """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return OrderEnforcingWrapper(raw_env(**options))
+    return FastOrderEnforcingWrapper(raw_env(**options))

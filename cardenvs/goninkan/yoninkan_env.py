@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import OrderEnforcingWrapper
-
 from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.engine import GameDefinition
+from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.goninkan.env import default_max_steps, num_players
 from cardenvs.goninkan.options import YoninkanOptions
 from cardenvs.goninkan.rules import KankeiGame
@@ -41,6 +40,6 @@ def raw_env(**options: Any) -> CardGameEnv:
     return CardGameEnv(DEFINITION, **options)
 
 
-def env(**options: Any) -> OrderEnforcingWrapper:
+def env(**options: Any) -> FastOrderEnforcingWrapper:
     """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return OrderEnforcingWrapper(raw_env(**options))
+    return FastOrderEnforcingWrapper(raw_env(**options))

@@ -54,7 +54,7 @@ class Encoder:
         n = num_players
         f = layout.features
         self.size = layout.size
-        self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
+        self.orders = [np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)]
         self.hand = f["hand"].slice
         self.unseen = f["unseen"].slice
         self.played = f["played"].slice
@@ -71,13 +71,18 @@ class Encoder:
         self.deals_played = f["deals_played"].offset
         self.deals_left = f["deals_left"].offset
 
-    def encode(self, game: KyuuriGame, me: int) -> np.ndarray:
-        """Player ``me``'s observation vector."""
+    def encode(self, game: KyuuriGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Player ``me``'s observation vector (written into ``out`` when given)."""
         n = game.num_players
         order = self.orders[me]
-        obs = np.zeros(self.size, dtype=np.float32)
-        obs[self.hand] = game.hands[me]
-        obs[self.unseen] = game.unseen_base - game.hands[me]
+        if out is None:
+            obs = np.zeros(self.size, dtype=np.float32)
+        else:
+            obs = out
+            obs.fill(0.0)
+        hand = game.hands[me]
+        obs[self.hand] = hand
+        obs[self.unseen] = game.unseen_base - hand
         obs[self.played] = game.played.relative(me)
         trick = game.trick
         for seat, rank in zip(trick.seats, trick.cards, strict=True):
@@ -90,9 +95,9 @@ class Encoder:
         if game.current_player >= 0:
             obs[self.to_act + (game.current_player - me) % n] = 1.0
         obs[self.dealer + (game.dealer - me) % n] = 1.0
-        obs[self.penalties] = game.penalties_array[order]
-        obs[self.eliminated] = game.eliminated_array[order]
-        obs[self.cucumbers] = game.cucumbers_array[order]
+        obs[self.penalties] = game.penalties_array.take(order)
+        obs[self.eliminated] = game.eliminated_array.take(order)
+        obs[self.cucumbers] = game.cucumbers_array.take(order)
         obs[self.tricks_played] = game.tricks_played
         obs[self.deals_played] = game.deals_played
         obs[self.deals_left] = game.options.deals_cap - game.deals_played

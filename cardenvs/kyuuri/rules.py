@@ -259,6 +259,9 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
     def observation(self, player: int) -> np.ndarray:
         return self.encoder.encode(self, player)
 
+    def observe_into(self, player: int, out: np.ndarray) -> None:
+        self.encoder.encode(self, player, out)
+
     def take_rewards(self) -> np.ndarray | None:
         rewards, self._rewards = self._rewards, None
         return rewards

@@ -114,12 +114,15 @@ def _seat_rows_index(num_players: int, me: int) -> np.ndarray:
     return np.array([row * num_players + seat for row in range(len(SEAT_ROWS)) for seat in order])
 
 
-def encode(game: ZsyGame, me: int) -> np.ndarray:
-    """Player ``me``'s observation vector."""
+def encode(game: ZsyGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Player ``me``'s observation vector (written into ``out`` when given)."""
     n = game.num_players
-    layout = game.layout
     o: _Offsets = _offsets(n)
-    obs = np.zeros(layout.size, dtype=np.float32)
+    if out is None:
+        obs = np.zeros(game.layout.size, dtype=np.float32)
+    else:
+        obs = out
+        obs.fill(0.0)
     obs[o.hand : o.hand + NUM_CARDS] = game.hand_vec[me]
     game.seats.reshape(-1).take(_seat_rows_index(n, me), out=obs[o.hand_sizes : o.hand_sizes + len(SEAT_ROWS) * n])
     obs[o.teammates : o.teammates + n] = game.teammates[me]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import OrderEnforcingWrapper
-
 from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.engine import GameDefinition
+from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.zheng_shang_you.options import ZsyOptions, provisional_sjx_table
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
@@ -63,6 +62,6 @@ def raw_env(**options: Any) -> CardGameEnv:
     return CardGameEnv(DEFINITION, **options)
 
 
-def env(**options: Any) -> OrderEnforcingWrapper:
+def env(**options: Any) -> FastOrderEnforcingWrapper:
     """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return OrderEnforcingWrapper(raw_env(**options))
+    return FastOrderEnforcingWrapper(raw_env(**options))

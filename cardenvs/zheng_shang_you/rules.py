@@ -283,6 +283,9 @@ class ZsyGame(RulesEngine[ZsyOptions]):
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
 
+    def observe_into(self, player: int, out: np.ndarray) -> None:
+        encode(self, player, out)
+
     def take_rewards(self) -> np.ndarray | None:
         rewards, self._rewards = self._rewards, None
         return rewards

@@ -1,0 +1,218 @@
+"""Throughput of every cardenvs game beside the peer toolkits, measured in one run: the one benchmark command.
+
+    python -m experiments.bench [--seconds 2] [--reps 5] [--only kyuuri] [--peers leduc] [--batch 256]
+                                [--tournament-games 480] [--write docs/benchmarks.md]
+    python3 run.py bench …     (the same, after setting up .venv)
+
+Measured, with random legal play and the observation and mask built at every step (see :mod:`.loops`):
+
+* every registered game (``cardenvs.ENV_IDS``, each at its ``GameDefinition.benchmark_options``) through
+  its raw env, through ``env()`` (PettingZoo's wrappers: their cost) and through
+  :class:`~cardenvs.vector.BatchedGames` (its gain over the single-env loop);
+* the peers of :mod:`.peers` that are installed (the ``bench`` extra), each game's ratio to its reference
+  peer and whether it meets its target (:data:`.peers.TARGETS`: one line per game);
+* a rule-bot tournament on 1 and 2 worker processes (:mod:`.tournament`).
+
+Repetitions of all loops are interleaved so that drifting machine load hits them alike, and medians are
+reported: on a shared machine only the ratios of one run are meaningful. ``--write`` replaces the section
+between the bench markers of a Markdown file with the tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cardenvs
+from experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move
+from experiments.bench.peers import DEFAULT_PEER, TARGETS, available_peers
+from experiments.bench.tournament import Scaling, measure_tournament
+
+KINDS = ("raw", "env()", "batched")
+
+
+@dataclass
+class Rates:
+    """Per-repetition rates of one loop."""
+
+    runs: list[Count] = field(default_factory=list)
+
+    def median(self, what: str) -> float:
+        return statistics.median(getattr(c, what) / c.seconds for c in self.runs)
+
+
+@dataclass
+class Game:
+    """One registered game at its benchmark options, with its loops."""
+
+    env_id: str
+    name: str
+    options: dict[str, Any]
+    loops: dict[str, Loop]
+    per_move: float = 1.0
+
+    @property
+    def label(self) -> str:
+        extra = " ".join(f"{k}={v}" for k, v in self.options.items())
+        return f"`{self.env_id}`" + (f" {extra}" if extra else "")
+
+    def key(self, kind: str) -> str:
+        return f"{self.env_id} {kind}"
+
+
+def registered_games(only: list[str] | None, kinds: list[str], batch: int) -> list[Game]:
+    """Every registered id (those containing one of ``only``), with a loop per kind."""
+    games = []
+    for env_id in cardenvs.ENV_IDS:
+        if only and not any(o in env_id for o in only):
+            continue
+        definition = cardenvs.definition(env_id)
+        options = dict(definition.benchmark_options)
+        makers = {
+            "raw": lambda env_id=env_id, options=options: aec_loop(lambda: cardenvs.make_raw(env_id, **options)),
+            "env()": lambda env_id=env_id, options=options: aec_loop(lambda: cardenvs.make(env_id, **options)),
+            "batched": lambda env_id=env_id, options=options: batched_loop(env_id, options, batch),
+        }
+        loops = {kind: makers[kind]() for kind in kinds}
+        games.append(Game(env_id, definition.name, options, loops, decisions_per_move(env_id, options)))
+    return games
+
+
+def measure(loops: dict[str, Loop], seconds: float, reps: int) -> dict[str, Rates]:
+    """Interleaved repetitions of every loop (repetition ``r`` of all before ``r + 1`` of any)."""
+    results = {name: Rates() for name in loops}
+    for rep in range(reps):
+        for name, loop in loops.items():
+            results[name].runs.append(loop(seconds, rep))
+    return results
+
+
+def games_table(games: list[Game], rates: dict[str, Rates], batch: int) -> str:
+    """Every game's raw rates, the wrappers' cost and the batched gain."""
+    rows = [
+        "| game | steps/s | games/s | decisions per move | `env()` steps/s | wrapper cost "
+        f"| batched ({batch}) decisions/s | batched gain |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for g in games:
+        raw = rates.get(g.key("raw"))
+        cells = [g.label, "", "", f"{g.per_move:.2f}", "", "", "", ""]
+        if raw:
+            cells[1:3] = [f"{raw.median('steps'):,.0f}", f"{raw.median('games'):,.1f}"]
+        wrapped = rates.get(g.key("env()"))
+        if wrapped:
+            cells[4] = f"{wrapped.median('steps'):,.0f}"
+            if raw:
+                cells[5] = f"{1 - wrapped.median('steps') / raw.median('steps'):.0%}"
+        batched = rates.get(g.key("batched"))
+        if batched:
+            cells[6] = f"{batched.median('decisions'):,.0f}"
+            if raw:
+                cells[7] = f"{batched.median('decisions') / raw.median('decisions'):.2f}×"
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def peers_table(peers: dict[str, Rates]) -> str:
+    rows = ["| peer | steps/s | decisions (moves)/s | games/s |", "|---|---|---|---|"]
+    for name, r in peers.items():
+        rows.append(f"| {name} | {r.median('steps'):,.0f} | {r.median('decisions'):,.0f} | {r.median('games'):,.1f} |")
+    return "\n".join(rows)
+
+
+def targets_table(games: list[Game], rates: dict[str, Rates], peers: dict[str, Rates]) -> str:
+    """Each game against its reference peer: per ``env.step`` call and per complete move (dead steps excluded
+    on both sides, sub-steps of a composite move counted as one). A target is met when both ratios reach it."""
+    rows = [
+        "| game | reference peer | ratio, steps/s | ratio, moves/s | target | met |",
+        "|---|---|---|---|---|---|",
+    ]
+    for g in games:
+        raw = rates.get(g.key("raw"))
+        peer, target = TARGETS.get(g.name, (DEFAULT_PEER, 0.0))
+        if raw is None or peer not in peers:
+            continue
+        by_step = raw.median("steps") / peers[peer].median("steps")
+        by_move = raw.median("decisions") / g.per_move / peers[peer].median("decisions")
+        met = ("yes" if min(by_step, by_move) >= target else "**no**") if target else "no target set"
+        goal = f"{target:g}×" if target else "–"
+        rows.append(f"| {g.label} | {peer} | {by_step:.2f}× | {by_move:.2f}× | {goal} | {met} |")
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    """CPU model, cores, Python and the load average (the machine may be shared)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = f"load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    return f"{model}, {os.cpu_count()} logical cores, Python {platform.python_version()}, {platform.system()}; {load}"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per loop and repetition")
+    parser.add_argument("--reps", type=int, default=5, help="interleaved repetitions (the median is reported)")
+    parser.add_argument("--only", nargs="*", help="substrings of the cardenvs ids to measure (default: all)")
+    parser.add_argument("--kinds", nargs="*", choices=KINDS, default=list(KINDS), help="how to step the games")
+    parser.add_argument("--peers", nargs="*", help="substrings of the peer names to measure (default: all)")
+    parser.add_argument("--batch", type=int, default=256, help="games per BatchedGames")
+    parser.add_argument("--tournament-games", type=int, default=480, help="games per tournament run (0: skip)")
+    parser.add_argument("--tournament-workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--tournament-reps", type=int, default=2, help="tournament runs per worker count")
+    parser.add_argument("--write", type=Path, help="write the tables (with machine and date) into this Markdown file")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> str:
+    args = parse(argv)
+    peer_loops = available_peers(args.peers)
+    games = registered_games(args.only, args.kinds, args.batch)
+    started = machine()
+    loops = {g.key(kind): loop for g in games for kind, loop in g.loops.items()} | peer_loops
+    rates = measure(loops, args.seconds, args.reps)
+    peers = {name: rates[name] for name in peer_loops}
+    parts = [games_table(games, rates, args.batch)]
+    if peers:
+        parts += [peers_table(peers), targets_table(games, rates, peers)]
+    else:
+        parts.append("No peer measured: install the bench extra (`pip install -e '.[bench]'`) for the ratios.")
+    scaling: Scaling | None = None
+    if args.tournament_games > 0:
+        scaling = measure_tournament(args.tournament_games, args.tournament_workers, args.tournament_reps)
+        parts.append(scaling.markdown())
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    header = (
+        f"Measured {stamp} on {started} at the start, {machine().rsplit('; ', 1)[-1]} at the end; "
+        f"{args.reps} interleaved repetitions of {args.seconds:g} s per loop, median."
+    )
+    text = "\n\n".join([header, *parts])
+    print(text)
+    if args.write:
+        write_section(args.write, text + "\n")
+    return text
+
+
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def write_section(path: Path, body: str) -> None:
+    """Replace the text between the bench markers of ``path`` (appending the markers if absent)."""
+    text = path.read_text() if path.exists() else ""
+    if START in text and END in text:
+        before, _, rest = text.partition(START)
+        _, _, after = rest.partition(END)
+    else:
+        before, after = text + ("\n" if text else ""), "\n"
+    path.write_text(f"{before}{START}\n{body}{END}{after}")

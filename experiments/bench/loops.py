@@ -1,0 +1,105 @@
+"""Timed random-legal-play loops: the AEC loop over any env, batched stepping, and the move-size count.
+
+A loop runs for about the given seconds from a seed and returns a :class:`Count`. A *step* is one
+``env.step`` call (the final ``None`` steps of finished agents included, as every AEC loop must make them);
+a *decision* is a step that acts (dead steps excluded); a *game* is one completed episode.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.vector import BatchedGames, sample_legal
+
+
+@dataclass(frozen=True)
+class Count:
+    """What one timed run did."""
+
+    steps: int
+    decisions: int
+    games: int
+    seconds: float
+
+
+Loop = Callable[[float, int], Count]
+"""Runs for about the given seconds with the given seed."""
+
+
+def aec_loop(make_env: Callable[[], Any]) -> Loop:
+    """Random legal play over any PettingZoo AEC env with ``action_mask`` observations: ``env.last()`` (which
+    builds the observation and the mask), a uniform draw from the mask, ``env.step``."""
+
+    def run(seconds: float, seed: int) -> Count:
+        env = make_env()
+        rng = np.random.default_rng(seed)
+        steps = dead = games = 0
+        start = time.perf_counter()
+        while True:
+            env.reset(seed=int(rng.integers(2**31)))
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    action = None
+                    dead += 1
+                else:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    action = int(legal[rng.integers(len(legal))])
+                env.step(action)
+                steps += 1
+            games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return Count(steps, steps - dead, games, elapsed)
+
+    return run
+
+
+def batched_loop(env_id: str, options: dict[str, Any], num_games: int) -> Loop:
+    """:class:`~cardenvs.vector.BatchedGames` with one vectorised legal draw per batch step (every step is a
+    decision of some game; finished games are re-dealt in place)."""
+
+    def run(seconds: float, seed: int) -> Count:
+        batch = BatchedGames(env_id, num_games=num_games, seed=seed, **options)
+        rng = np.random.default_rng(seed)
+        step = batch.reset()
+        steps = games = 0
+        start = time.perf_counter()
+        while True:
+            for _ in range(8):
+                step = batch.step(sample_legal(step.masks, rng))
+                games += int(np.count_nonzero(step.terminated | step.truncated))
+            steps += 8 * num_games
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return Count(steps, steps, games, elapsed)
+
+    return run
+
+
+def decisions_per_move(env_id: str, options: dict[str, Any], games: int = 3, seed: int = 0) -> float:
+    """Mean number of decisions that make one complete move (1 unless the game splits moves into sub-steps,
+    like Zheng Shang You's shape, top rank and cards): peers count whole moves, so rates are compared per move
+    too. Counted outside the timed loops."""
+    env = cardenvs.make_raw(env_id, **options)
+    rng = np.random.default_rng(seed)
+    decisions = moves = 0
+    for g in range(games):
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            decisions += 1
+            game = env.game
+            moves += game is None or not game.move_in_progress()
+    return decisions / max(1, moves)
