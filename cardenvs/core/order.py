@@ -44,7 +44,7 @@ class FastOrderEnforcingWrapper(OrderEnforcingWrapper[str, Any, Any]):
 
 class _FastIterable(AECOrderEnforcingIterable[str, Any, Any]):
     def __iter__(self) -> AECOrderEnforcingIterator[str, Any, Any]:
-        return _FastIterator(self.env, self.max_iter)  # type: ignore[arg-type]
+        return _FastIterator(self.env, self.max_iter)
 
 
 class _FastIterator(AECOrderEnforcingIterator[str, Any, Any]):

@@ -1,6 +1,6 @@
 """Throughput of every cardenvs game beside the peer toolkits, measured in one run: the one benchmark command.
 
-    python -m experiments.bench [--seconds 2] [--reps 5] [--only kyuuri] [--peers leduc] [--batch 256]
+    python -m experiments.bench [--seconds 2] [--reps 5] [--only kyuuri] [--peers leduc] [--batch 16 256]
                                 [--tournament-games 480] [--write docs/benchmarks.md]
     python3 run.py bench …     (the same, after setting up .venv)
 
@@ -66,20 +66,21 @@ class Game:
         return f"{self.env_id} {kind}"
 
 
-def registered_games(only: list[str] | None, kinds: list[str], batch: int) -> list[Game]:
-    """Every registered id (those containing one of ``only``), with a loop per kind."""
+def registered_games(only: list[str] | None, kinds: list[str], batches: list[int]) -> list[Game]:
+    """Every registered id (those containing one of ``only``), with a loop per kind (and per batch size)."""
     games = []
     for env_id in cardenvs.ENV_IDS:
         if only and not any(o in env_id for o in only):
             continue
         definition = cardenvs.definition(env_id)
         options = dict(definition.benchmark_options)
-        makers = {
-            "raw": lambda env_id=env_id, options=options: aec_loop(lambda: cardenvs.make_raw(env_id, **options)),
-            "env()": lambda env_id=env_id, options=options: aec_loop(lambda: cardenvs.make(env_id, **options)),
-            "batched": lambda env_id=env_id, options=options: batched_loop(env_id, options, batch),
-        }
-        loops = {kind: makers[kind]() for kind in kinds}
+        loops: dict[str, Loop] = {}
+        if "raw" in kinds:
+            loops["raw"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make_raw(env_id, **options))
+        if "env()" in kinds:
+            loops["env()"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make(env_id, **options))
+        if "batched" in kinds:
+            loops |= {f"batched {b}": batched_loop(env_id, options, b) for b in batches}
         games.append(Game(env_id, definition.name, options, loops, decisions_per_move(env_id, options)))
     return games
 
@@ -93,16 +94,14 @@ def measure(loops: dict[str, Loop], seconds: float, reps: int) -> dict[str, Rate
     return results
 
 
-def games_table(games: list[Game], rates: dict[str, Rates], batch: int) -> str:
-    """Every game's raw rates, the wrappers' cost and the batched gain."""
-    rows = [
-        "| game | steps/s | games/s | decisions per move | `env()` steps/s | wrapper cost "
-        f"| batched ({batch}) decisions/s | batched gain |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def games_table(games: list[Game], rates: dict[str, Rates], batches: list[int]) -> str:
+    """Every game's raw rates, the wrappers' cost and the batched decisions/s with their gain over the raw loop."""
+    head = ["game", "steps/s", "games/s", "decisions per move", "`env()` steps/s", "wrapper cost"]
+    head += [f"batched ×{b}: decisions/s (gain)" for b in batches]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in games:
         raw = rates.get(g.key("raw"))
-        cells = [g.label, "", "", f"{g.per_move:.2f}", "", "", "", ""]
+        cells = [g.label, "", "", f"{g.per_move:.2f}", "", ""] + [""] * len(batches)
         if raw:
             cells[1:3] = [f"{raw.median('steps'):,.0f}", f"{raw.median('games'):,.1f}"]
         wrapped = rates.get(g.key("env()"))
@@ -110,11 +109,11 @@ def games_table(games: list[Game], rates: dict[str, Rates], batch: int) -> str:
             cells[4] = f"{wrapped.median('steps'):,.0f}"
             if raw:
                 cells[5] = f"{1 - wrapped.median('steps') / raw.median('steps'):.0%}"
-        batched = rates.get(g.key("batched"))
-        if batched:
-            cells[6] = f"{batched.median('decisions'):,.0f}"
-            if raw:
-                cells[7] = f"{batched.median('decisions') / raw.median('decisions'):.2f}×"
+        for k, b in enumerate(batches):
+            batched = rates.get(g.key(f"batched {b}"))
+            if batched:
+                gain = f" ({batched.median('decisions') / raw.median('decisions'):.2f}×)" if raw else ""
+                cells[6 + k] = f"{batched.median('decisions'):,.0f}{gain}"
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -167,7 +166,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", nargs="*", help="substrings of the cardenvs ids to measure (default: all)")
     parser.add_argument("--kinds", nargs="*", choices=KINDS, default=list(KINDS), help="how to step the games")
     parser.add_argument("--peers", nargs="*", help="substrings of the peer names to measure (default: all)")
-    parser.add_argument("--batch", type=int, default=256, help="games per BatchedGames")
+    parser.add_argument("--batch", type=int, nargs="+", default=[16, 256], help="games per BatchedGames (sizes)")
     parser.add_argument("--tournament-games", type=int, default=480, help="games per tournament run (0: skip)")
     parser.add_argument("--tournament-workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--tournament-reps", type=int, default=2, help="tournament runs per worker count")
@@ -187,7 +186,9 @@ def main(argv: list[str] | None = None) -> str:
     if peers:
         parts += [peers_table(peers), targets_table(games, rates, peers)]
     else:
-        parts.append("No peer measured: install the bench extra (`pip install -e '.[bench]'`) for the ratios.")
+        parts.append(
+            "No peer measured (none selected, or the bench extra is not installed: `pip install -e '.[bench]'`)."
+        )
     scaling: Scaling | None = None
     if args.tournament_games > 0:
         scaling = measure_tournament(args.tournament_games, args.tournament_workers, args.tournament_reps)
