@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
+import cardenvs
 from experiments import bench
 
 
-def test_benchmark_runs_and_reports_every_game_beside_the_peer() -> None:
-    text = bench.main(["--seconds", "0.01", "--reps", "1"])
-    assert "`cardenvs/verish_ne_verish-v0 num_players=6`" in text
-    assert "pettingzoo leduc_holdem_v4 raw_env (peer)" in text
+def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_section(tmp_path: Path) -> None:
+    page = tmp_path / "benchmarks.md"
+    page.write_text("# Benchmarks\n\n<!-- bench:start -->\nold\n<!-- bench:end -->\n\nafter\n")
+    tiny = ["--seconds", "0.01", "--reps", "1", "--batch", "2", "--peers", "leduc_holdem_v4 raw"]
+    text = bench.main([*tiny, "--tournament-games", "4", "--tournament-reps", "1", "--write", str(page)])
+    for env_id in cardenvs.ENV_IDS:  # a newly registered game is measured without touching the benchmark
+        assert f"`{env_id}`" in text
+    assert "| workers | games/s (wall) |" in text
+    if importlib.util.find_spec("rlcard"):  # the bench extra (PettingZoo's leduc needs RLCard)
+        assert "| pettingzoo leduc_holdem_v4 raw_env |" in text and "| reference peer |" in text
+    written = page.read_text()
+    assert written.startswith("# Benchmarks") and written.endswith("after\n") and "\nold\n" not in written
+    assert text in written
 
 
 def test_demo_runs() -> None:
