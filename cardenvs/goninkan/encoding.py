@@ -87,13 +87,20 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
     )
 
 
+_NOTHING_KNOWN = np.int8(-1).tobytes()
+"""One card of ``game.known`` that nobody is known to hold."""
+_SIDES = np.array([[KANKEI], [MUKAN]])
+"""Compared with a team view: the ``kankei`` and ``mukan`` features in one operation."""
+
 STATIC_FROM = "trump"
 """First feature of the block that :func:`encode` caches per observer (``game.static_version``)."""
 
 
 @cache
 def _offsets(layout: ObservationLayout) -> dict[str, int]:
-    return {name: f.offset for name, f in layout.features.items()}
+    offsets = {name: f.offset for name, f in layout.features.items()}
+    assert offsets["mukan"] == offsets["kankei"] + layout.features["kankei"].size, "encode writes both at once"
+    return offsets
 
 
 def encode(game: KankeiGame[Any], me: int, cached: bool = True, out: np.ndarray | None = None) -> np.ndarray:
@@ -113,7 +120,7 @@ def encode(game: KankeiGame[Any], me: int, cached: bool = True, out: np.ndarray 
     obs[o["played"] : o["played"] + n * d] = in_play_order(game.played.by_seat, order)
     obs[o["trick"] : o["trick"] + n * d] = in_play_order(game.in_trick.by_seat, order)
     known = game.known[me]
-    if known.max() >= 0:
+    if known.tobytes() != _NOTHING_KNOWN * known.size:  # some card known (cheaper than a reduction)
         others = order[1:, None]
         obs[o["known_cards"] : o["known_cards"] + (n - 1) * d] = (known[None, :] == others).ravel()
     obs[o["hand_sizes"] : o["hand_sizes"] + n] = game.hand_sizes[order]
@@ -126,8 +133,7 @@ def encode(game: KankeiGame[Any], me: int, cached: bool = True, out: np.ndarray 
     if trick.leader >= 0:
         obs[o["leader"] + relative[trick.leader]] = 1
     view = team_view(game, me)[order]
-    obs[o["kankei"] : o["kankei"] + n] = view == KANKEI
-    obs[o["mukan"] : o["mukan"] + n] = view == MUKAN
+    obs[o["kankei"] : o["kankei"] + 2 * n] = (view == _SIDES).ravel()  # kankei then mukan (adjacent)
     obs[o["honours"] : o["honours"] + n] = game.honours[order]
     if game.knows_all[me]:
         obs[o["teams_known"]] = 1

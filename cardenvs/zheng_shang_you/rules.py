@@ -38,6 +38,7 @@ from cardenvs.zheng_shang_you.ranks import (
     text,
     text_list,
     to_bits,
+    unpack_bits,
 )
 from cardenvs.zheng_shang_you.scoring import deal_points, match_over, match_rewards, place_rewards, points_rewards
 from cardenvs.zheng_shang_you.tables import RelativeCardTable
@@ -202,7 +203,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         elif b.needs_top:
             mask[[a.TOP + h for h in b.legal_tops()]] = 1
         else:
-            mask[[a.PICK + p for p in iter_bits(b.legal_picks())]] = 1
+            mask[a.PICK : a.PICK + NUM_CARDS] = unpack_bits(b.legal_picks())
         if self.top is not None and not b.started:
             mask[a.PASS] = 1
         return mask
