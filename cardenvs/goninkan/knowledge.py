@@ -121,7 +121,8 @@ def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
 
 def knows_teams(game: KankeiGame[Any], observer: int) -> bool:
     """Whether ``observer`` knows every player's side."""
-    return bool((game.team_view[observer] != UNKNOWN).sum() == game.active_count)
+    known = sum(side != UNKNOWN for side in game.team_view[observer].tolist())  # a few seats: no ufunc
+    return known == game.active_count
 
 
 def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
