@@ -7,8 +7,8 @@
 Measured, with random legal play and the observation and mask built at every step (see :mod:`.loops`):
 
 * every registered game (``cardenvs.ENV_IDS``, each at its ``GameDefinition.benchmark_options``) through
-  its raw env, through ``env()`` (PettingZoo's wrappers: their cost) and through
-  :class:`~cardenvs.vector.BatchedGames` (its gain over the single-env loop);
+  its raw env, through ``env()`` (PettingZoo's wrappers: their cost), as the rules engine alone (the bound on
+  what batching can save) and through :class:`~cardenvs.vector.BatchedGames` (its gain over the raw loop);
 * the peers of :mod:`.peers` that are installed (the ``bench`` extra), each game's ratio to its reference
   peer and whether it meets its target (:data:`.peers.TARGETS`: one line per game);
 * a rule-bot tournament on 1 and 2 worker processes (:mod:`.tournament`).
@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import cardenvs
-from experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move
+from experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move, engine_loop
 from experiments.bench.peers import DEFAULT_PEER, TARGETS, available_peers
 from experiments.bench.tournament import Scaling, measure_tournament
 
-KINDS = ("raw", "env()", "batched")
+KINDS = ("raw", "env()", "engine", "batched")
 
 
 @dataclass
@@ -79,6 +79,8 @@ def registered_games(only: list[str] | None, kinds: list[str], batches: list[int
             loops["raw"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make_raw(env_id, **options))
         if "env()" in kinds:
             loops["env()"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make(env_id, **options))
+        if "engine" in kinds:
+            loops["engine"] = engine_loop(env_id, options)
         if "batched" in kinds:
             loops |= {f"batched {b}": batched_loop(env_id, options, b) for b in batches}
         games.append(Game(env_id, definition.name, options, loops, decisions_per_move(env_id, options)))
@@ -95,13 +97,14 @@ def measure(loops: dict[str, Loop], seconds: float, reps: int) -> dict[str, Rate
 
 
 def games_table(games: list[Game], rates: dict[str, Rates], batches: list[int]) -> str:
-    """Every game's raw rates, the wrappers' cost and the batched decisions/s with their gain over the raw loop."""
+    """Every game's raw rates, the wrappers' cost, and the decisions/s of the engine alone and of batched stepping
+    with their gain over the raw loop's decisions/s."""
     head = ["game", "steps/s", "games/s", "decisions per move", "`env()` steps/s", "wrapper cost"]
-    head += [f"batched ×{b}: decisions/s (gain)" for b in batches]
+    head += ["engine alone: decisions/s (gain)"] + [f"batched ×{b}: decisions/s (gain)" for b in batches]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in games:
         raw = rates.get(g.key("raw"))
-        cells = [g.label, "", "", f"{g.per_move:.2f}", "", ""] + [""] * len(batches)
+        cells = [g.label, "", "", f"{g.per_move:.2f}", "", ""] + [""] * (1 + len(batches))
         if raw:
             cells[1:3] = [f"{raw.median('steps'):,.0f}", f"{raw.median('games'):,.1f}"]
         wrapped = rates.get(g.key("env()"))
@@ -109,11 +112,11 @@ def games_table(games: list[Game], rates: dict[str, Rates], batches: list[int]) 
             cells[4] = f"{wrapped.median('steps'):,.0f}"
             if raw:
                 cells[5] = f"{1 - wrapped.median('steps') / raw.median('steps'):.0%}"
-        for k, b in enumerate(batches):
-            batched = rates.get(g.key(f"batched {b}"))
-            if batched:
-                gain = f" ({batched.median('decisions') / raw.median('decisions'):.2f}×)" if raw else ""
-                cells[6 + k] = f"{batched.median('decisions'):,.0f}{gain}"
+        for k, kind in enumerate(["engine", *(f"batched {b}" for b in batches)]):
+            fast = rates.get(g.key(kind))
+            if fast:
+                gain = f" ({fast.median('decisions') / raw.median('decisions'):.2f}×)" if raw else ""
+                cells[6 + k] = f"{fast.median('decisions'):,.0f}{gain}"
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 

@@ -61,6 +61,33 @@ def aec_loop(make_env: Callable[[], Any]) -> Loop:
     return run
 
 
+def engine_loop(env_id: str, options: dict[str, Any]) -> Loop:
+    """The rules engine alone, with the AEC loop's work per decision (observation, a copy of the mask, a uniform
+    draw from it, the action, the rewards) and none of the adapter's bookkeeping: the most any batching that
+    keeps one engine per game can save. Every step is a decision."""
+    definition = cardenvs.definition(env_id)
+
+    def run(seconds: float, seed: int) -> Count:
+        game_options = cardenvs.make_raw(env_id, **options).options
+        rng = np.random.default_rng(seed)
+        steps = games = 0
+        start = time.perf_counter()
+        while True:
+            game = definition.new_game(game_options, rng)
+            while not game.is_terminal:
+                game.observation(game.current_player)
+                legal = np.flatnonzero(game.legal_mask().copy())
+                game.apply(int(legal[rng.integers(len(legal))]))
+                game.take_rewards()
+                steps += 1
+            games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return Count(steps, steps, games, elapsed)
+
+    return run
+
+
 def batched_loop(env_id: str, options: dict[str, Any], num_games: int) -> Loop:
     """:class:`~cardenvs.vector.BatchedGames` with one vectorised legal draw per batch step (every step is a
     decision of some game; finished games are re-dealt in place)."""
