@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-import numpy as np
-
 from cardenvs.core.cards import BLACK_JOKER, NUM_SUITS, RED_JOKER, card_text, parse_card
 
 NUM_CARDS = 54
@@ -106,12 +104,6 @@ def iter_bits(bits: int) -> Iterator[int]:
         low = bits & -bits
         yield low.bit_length() - 1
         bits ^= low
-
-
-def unpack_bits(bits: int) -> np.ndarray:
-    """A bit set as ``NUM_CARDS`` 0/1 values in pick-index order (one vectorised unpacking, for masks)."""
-    raw = np.frombuffer(bits.to_bytes(7, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=NUM_CARDS, bitorder="little")
 
 
 def bits_list(bits: int) -> list[int]:

@@ -38,7 +38,6 @@ from cardenvs.zheng_shang_you.ranks import (
     text,
     text_list,
     to_bits,
-    unpack_bits,
 )
 from cardenvs.zheng_shang_you.scoring import deal_points, match_over, match_rewards, place_rewards, points_rewards
 from cardenvs.zheng_shang_you.tables import RelativeCardTable
@@ -201,9 +200,11 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         if b.shape is None:
             mask[[a.SHAPE + i for i in b.legal_shapes()]] = 1
         elif b.needs_top:
-            mask[[a.TOP + h for h in b.legal_tops()]] = 1
+            for h in b.legal_tops():  # a few ids: scalar writes beat building an index list
+                mask[a.TOP + h] = 1
         else:
-            mask[a.PICK : a.PICK + NUM_CARDS] = unpack_bits(b.legal_picks())
+            for p in iter_bits(b.legal_picks()):
+                mask[a.PICK + p] = 1
         if self.top is not None and not b.started:
             mask[a.PASS] = 1
         return mask
