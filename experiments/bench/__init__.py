@@ -179,7 +179,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> str:
     args = parse(argv)
-    peer_loops = available_peers(args.peers)
+    skipped: list[str] = []
+    peer_loops = available_peers(args.peers, say=lambda note: (print(note), skipped.append(note)))
     games = registered_games(args.only, args.kinds, args.batch)
     started = machine()
     loops = {g.key(kind): loop for g in games for kind, loop in g.loops.items()} | peer_loops
@@ -192,6 +193,7 @@ def main(argv: list[str] | None = None) -> str:
         parts.append(
             "No peer measured (none selected, or the bench extra is not installed: `pip install -e '.[bench]'`)."
         )
+    parts += [f"Note: {note}." for note in skipped]
     scaling: Scaling | None = None
     if args.tournament_games > 0:
         scaling = measure_tournament(args.tournament_games, args.tournament_workers, args.tournament_reps)
