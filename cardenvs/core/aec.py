@@ -8,13 +8,14 @@ Game modules only supply a :class:`~cardenvs.core.engine.GameDefinition`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import OrderEnforcingWrapper
 
 from cardenvs.core.engine import GameDefinition, RulesEngine
 from cardenvs.core.errors import ActionTypeError, GameOverError, IllegalActionError, InvalidOptionError
@@ -246,3 +247,20 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._deads_step_first()
+
+
+def env_constructors(
+    definition: GameDefinition[Any],
+) -> tuple[Callable[..., CardGameEnv], Callable[..., OrderEnforcingWrapper]]:
+    """A game module's ``raw_env`` (no wrappers) and ``env`` (behind PettingZoo's order-enforcing wrapper, what
+    the registry makes); see :class:`CardGameEnv` for the options every game shares."""
+
+    def raw_env(**options: Any) -> CardGameEnv:
+        return CardGameEnv(definition, **options)
+
+    def env(**options: Any) -> OrderEnforcingWrapper:
+        return OrderEnforcingWrapper(raw_env(**options))
+
+    raw_env.__doc__ = f"``{definition.env_id}`` without wrappers."
+    env.__doc__ = f"``{definition.env_id}`` behind PettingZoo's order-enforcing wrapper."
+    return raw_env, env

@@ -717,13 +717,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             mask[self.A_SWAP : self.A_SWAP + KEY_SLOTS * len(self.swap_slots[1])] = 1
         return mask
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.actions.size:
-            return f"action ids are 0..{self.actions.size - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         block = next(b for b in self.actions.blocks.values() if action in b)
         expected = self.decision_type()
         wanted = {

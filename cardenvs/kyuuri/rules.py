@@ -210,13 +210,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
     def _legal_mask(self) -> np.ndarray:
         return MASKS[self._legal_bits()]
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < NUM_RANKS:
-            return f"action ids are 0..{NUM_RANKS - 1} (play 2 … play A)"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self._legal_bits() >> action & 1:
-            return None
+    def _why_illegal(self, action: int) -> str:
         held = self.held[self.current_player]
         if not held >> action & 1:
             return f"the player holds no {RANK_TEXT[action]}"

@@ -207,13 +207,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             mask[a.PASS] = 1
         return mask
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.ids.SIZE:
-            return f"action ids are 0..{self.ids.SIZE - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         from cardenvs.zheng_shang_you.reasons import illegal_reason
 
         return illegal_reason(self, action)
