@@ -125,9 +125,13 @@ class RulesEngine(ABC, Generic[OptionsT]):
         """Write ``observation(player)`` into ``out`` (batched stepping; engines may override to skip a copy)."""
         out[:] = self.observation(player)
 
-    @abstractmethod
+    _rewards: np.ndarray | None = None
+    """Rewards earned and not yet handed over (engines assign it when a game or deal scores)."""
+
     def take_rewards(self) -> Sequence[float] | np.ndarray | None:
         """Rewards earned since the last call, one per player, or ``None`` if there are none."""
+        rewards, self._rewards = self._rewards, None
+        return rewards
 
     @abstractmethod
     def privileged_state(self) -> dict[str, Any]:

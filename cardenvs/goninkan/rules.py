@@ -95,7 +95,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.match_points = np.zeros(n, dtype=np.float64)
         self.round_points = np.zeros(n, dtype=np.float64)
         self.rounds_played = 0
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
         self.person_at = list(range(n))
         self.seat_of = list(range(n))
         self.active_count = min(n, 5)
@@ -886,10 +886,6 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         return {

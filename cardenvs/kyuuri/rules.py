@@ -90,7 +90,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.tricks_played = 0
         self.in_play = 0
         self.current_player = TERMINAL
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -252,10 +252,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
 
     def observation(self, player: int) -> np.ndarray:
         return self.encoder.encode(self, player)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         return {

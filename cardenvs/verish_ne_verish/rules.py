@@ -117,7 +117,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         self.events = EventLog()
         self.match_points = np.zeros(self.num_players, dtype=np.float64)
         self.games_played = 0
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -306,10 +306,6 @@ class VerishGame(RulesEngine[VerishOptions]):
 
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         t = self.table

@@ -72,7 +72,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         """Per-seat public features, rows as :data:`~.encoding.SEAT_ROWS`: hand size, passed, place / n, dealer,
         unit total / target (capped), previous place / n."""
         self.current_player = TERMINAL
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -276,10 +276,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         b = self.builder
