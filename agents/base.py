@@ -56,3 +56,28 @@ class Policy(ABC):
     def view(self, observation: Mapping[str, np.ndarray], feature: str) -> np.ndarray:
         """One named feature group of the observation vector."""
         return observation["observation"][self.context.layout[feature]]
+
+
+class PlanningPolicy(Policy):
+    """A policy that settles a whole composite move at once and then plays its sub-steps in turn.
+
+    :meth:`decide` returns the first action and may leave the rest in ``self.plan``; the plan is followed while
+    each planned action stays legal and dropped otherwise (or at a new episode)."""
+
+    def __init__(self, context: PolicyContext, seed: int | None = None):
+        super().__init__(context, seed)
+        self.plan: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.plan = []
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        if self.plan and observation["action_mask"][self.plan[0]]:
+            return self.plan.pop(0)
+        self.plan = []
+        return self.decide(observation)
+
+    @abstractmethod
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
+        """The first action of a fresh decision (sub-steps still to come go into ``self.plan``)."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from agents.base import PlanningPolicy, PolicyContext
 from cardenvs.core.tricks import plain_card_strength
 from cardenvs.goninkan.ruleset import TRICKS, ruleset
 
@@ -20,7 +20,7 @@ DECISIONS = ("play", "declare", "lead_choice", "show", "trump", "sweep", "blind_
 JOKER_WINS = 1000
 
 
-class KankeiRuleBot(Policy):
+class KankeiRuleBot(PlanningPolicy):
     """Rule-based player for ``cardenvs/goninkan-v0`` and ``cardenvs/yoninkan-v0`` (any seat, any option)."""
 
     name = "goninkan/rule"
@@ -32,21 +32,13 @@ class KankeiRuleBot(Policy):
         self.goninkan = rules.is_goninkan
         self.n = context.num_players
         self.d = self.cards.size
-        self.plan: list[int] = []
         a = context.actions
         self.play, self.lead_joker, self.joker = a["play"], a["lead_joker"], a["joker"]
         self.show, self.trump, self.sweep = a["show"], a["trump"], a["sweep"]
         self.lead_choice = a["lead_choice"] if self.goninkan else None
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if self.plan and mask[self.plan[0]]:
-            return self.plan.pop(0)
-        self.plan = []
         decision = DECISIONS[int(np.argmax(self.view(observation, "decision")))]
         hand = np.flatnonzero(self.view(observation, "hand"))
         if decision == "play":

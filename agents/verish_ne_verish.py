@@ -12,7 +12,7 @@ from math import comb
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from agents.base import PlanningPolicy, PolicyContext
 
 MAX_PLAY = 3
 
@@ -29,7 +29,7 @@ def prob_at_least(successes: int, population: int, draws: int, needed: int) -> f
     return hits / total
 
 
-class VerishRuleBot(Policy):
+class VerishRuleBot(PlanningPolicy):
     """Truthful when possible, bluffs when forced, challenges impossible or unlikely claims."""
 
     name = "verish_ne_verish/rule"
@@ -44,21 +44,13 @@ class VerishRuleBot(Policy):
         super().__init__(context, seed)
         self.challenge_threshold = challenge_threshold
         self.forced_bluff_threshold = forced_bluff_threshold
-        self.plan: list[int] = []
         a = context.actions
         self.CHALLENGE = a["challenge"].offset
         self.DONE = a["done"].offset
         self.declare, self.pick, self.discard, self.keep = a["declare"], a["pick"], a["discard_quad"], a["keep_quads"]
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if self.plan and mask[self.plan[0]]:
-            return self.plan.pop(0)
-        self.plan = []
         phase = int(np.argmax(self.view(observation, "phase")))
         if phase == 0:  # quads: always shed them
             quads = [k for k in range(self.discard.size) if mask[self.discard[k]]]

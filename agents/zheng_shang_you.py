@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from agents.base import PlanningPolicy, PolicyContext
 from cardenvs.zheng_shang_you.actions import combo_actions, ids
 from cardenvs.zheng_shang_you.combos import Combo, lead_shapes
 from cardenvs.zheng_shang_you.encoding import PHASES
@@ -32,7 +32,7 @@ def high_cards(combo: Combo) -> int:
     return sum(value_of(p) >= TWO for p in combo.cards)
 
 
-class ZsyRuleBot(Policy):
+class ZsyRuleBot(PlanningPolicy):
     """Weakest beating play, saves wilds, sheds its longest combination on a lead (see the module docstring)."""
 
     name = "zheng_shang_you/rule"
@@ -43,17 +43,9 @@ class ZsyRuleBot(Policy):
         super().__init__(context, seed)
         self.rules = context.options.combo_rules
         self.ids = ids()
-        self.plan: list[int] = []
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if self.plan and mask[self.plan[0]]:
-            return self.plan.pop(0)
-        self.plan = []
         phase = int(np.argmax(self.view(observation, "phase")))
         hand = [int(p) for p in np.flatnonzero(self.view(observation, "hand"))]
         if phase in (LEAD, FOLLOW):

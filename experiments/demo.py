@@ -14,7 +14,8 @@ import numpy as np
 import cardenvs
 from agents import make_policy
 from agents.play import play_episode
-from cardenvs.verish_ne_verish.render import describe_event
+from cardenvs.core.render import event_text
+from cardenvs.verish_ne_verish.render import WORDS
 
 GAME = "verish_ne_verish-v0"
 
@@ -41,7 +42,7 @@ def show_one_game(args: DemoArgs) -> None:
         events = env.unwrapped.events.events
         for event in events[seen:]:
             if event["kind"] != "deal":
-                print("  " + describe_event(event))
+                print("  " + event_text(event, WORDS))
         seen = len(events)
 
     result = play_episode(env, policies, args.seed, on_decision=narrate)

@@ -8,7 +8,7 @@ Game modules only supply a :class:`~cardenvs.core.engine.GameDefinition`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Literal
 
 import gymnasium
@@ -21,6 +21,7 @@ from cardenvs.core.errors import ActionTypeError, GameOverError, IllegalActionEr
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import build_options
+from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.core.seating import agent_name
 
 IllegalActionPolicy = Literal["raise", "penalize"]
@@ -246,3 +247,21 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._deads_step_first()
+
+
+def env_constructors(
+    definition: GameDefinition[Any],
+) -> tuple[Callable[..., CardGameEnv], Callable[..., FastOrderEnforcingWrapper]]:
+    """A game module's ``raw_env`` (no wrappers) and ``env`` (behind PettingZoo's order-enforcing wrapper, in its
+    direct form :class:`~cardenvs.core.order.FastOrderEnforcingWrapper`: what the registry makes); see
+    :class:`CardGameEnv` for the options every game shares."""
+
+    def raw_env(**options: Any) -> CardGameEnv:
+        return CardGameEnv(definition, **options)
+
+    def env(**options: Any) -> FastOrderEnforcingWrapper:
+        return FastOrderEnforcingWrapper(raw_env(**options))
+
+    raw_env.__doc__ = f"``{definition.env_id}`` without wrappers."
+    env.__doc__ = f"``{definition.env_id}`` behind PettingZoo's order-enforcing wrapper."
+    return raw_env, env

@@ -73,9 +73,20 @@ class RulesEngine(ABC, Generic[OptionsT]):
         """Legal action ids of ``current_player``, ascending."""
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
-    @abstractmethod
     def illegal_reason(self, action: int) -> str | None:
         """``None`` if ``action`` is legal now, else a sentence saying why it is not."""
+        if not 0 <= action < self.actions.size:
+            last = self.actions.size - 1
+            return f"action ids are 0..{last} ({self.describe_action(0)} … {self.describe_action(last)})"
+        if self.current_player == TERMINAL:
+            return "the game is over"
+        if self.legal_mask()[action]:
+            return None
+        return self._why_illegal(action)
+
+    @abstractmethod
+    def _why_illegal(self, action: int) -> str:
+        """Why an in-range action is masked out at a live decision point (the game's own words)."""
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -114,9 +125,13 @@ class RulesEngine(ABC, Generic[OptionsT]):
         """Write ``observation(player)`` into ``out`` (batched stepping; engines may override to skip a copy)."""
         out[:] = self.observation(player)
 
-    @abstractmethod
+    _rewards: np.ndarray | None = None
+    """Rewards earned and not yet handed over (engines assign it when a game or deal scores)."""
+
     def take_rewards(self) -> Sequence[float] | np.ndarray | None:
         """Rewards earned since the last call, one per player, or ``None`` if there are none."""
+        rewards, self._rewards = self._rewards, None
+        return rewards
 
     @abstractmethod
     def privileged_state(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.cards import SUIT_TEXT
 from cardenvs.core.engine import TERMINAL
+from cardenvs.core.render import Words, last_event_line
 from cardenvs.core.seating import agent_name
 
 if TYPE_CHECKING:
@@ -38,26 +39,31 @@ def render(game: KankeiGame[Any]) -> str:
     decls = ", ".join(f"{agent_name(d.player)} {d.kind.text}" for d in game.declarations) or "-"
     lines.append(f"Honours 関係 {k} / 無関係 {m}   declarations: {decls}")
     lines.append(f"Round points {[round(x, 3) for x in game.round_points.tolist()]}")
-    if game.events.events:
-        lines.append("Last event: " + describe_event(game.events.events[-1]))
+    lines += last_event_line(game.events.events, WORDS)
     if game.current_player == TERMINAL:
         lines.append(f"Episode points {[round(x, 3) for x in game.match_points.tolist()]}")
     return "\n".join(lines)
 
 
-def describe_event(event: dict[str, Any]) -> str:
-    """One event in words."""
-    who = agent_name(event["player"]) if event["player"] is not None else ""
-    pub = event["public"]
-    kind = event["kind"]
-    if kind == "play":
-        named = f" naming {pub['suit']}" if "suit" in pub else ""
-        return f"{who} played {pub['card']}{named}"
-    if kind == "trick":
-        return f"trick {pub['trick']} to {agent_name(pub['winner'])} ({pub['honours']} honours)"
-    if kind == "deal_over":
-        result = "success" if pub["success"] else "failure"
-        return f"deal {pub['deal']} over: {result}; lines {pub['lines']}"
-    if kind in ("declare", "sweep"):
-        return f"{who} {'declared ' + pub['kind'] if pub['declared'] else 'did not declare'}"
-    return f"{kind} {who} {pub}".strip()
+def _play(who: str, pub: dict[str, Any]) -> str:
+    named = f" naming {pub['suit']}" if "suit" in pub else ""
+    return f"{who} played {pub['card']}{named}"
+
+
+def _deal_over(who: str, pub: dict[str, Any]) -> str:
+    result = "success" if pub["success"] else "failure"
+    return f"deal {pub['deal']} over: {result}; lines {pub['lines']}"
+
+
+def _declare(who: str, pub: dict[str, Any]) -> str:
+    return f"{who} {'declared ' + pub['kind'] if pub['declared'] else 'did not declare'}"
+
+
+WORDS: dict[str, Words] = {
+    "play": _play,
+    "trick": lambda who, pub: f"trick {pub['trick']} to {agent_name(pub['winner'])} ({pub['honours']} honours)",
+    "deal_over": _deal_over,
+    "declare": _declare,
+    "sweep": _declare,
+}
+"""Sentences for this game's events (:func:`cardenvs.core.render.event_text`)."""

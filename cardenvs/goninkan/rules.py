@@ -95,7 +95,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.match_points = np.zeros(n, dtype=np.float64)
         self.round_points = np.zeros(n, dtype=np.float64)
         self.rounds_played = 0
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
         self.person_at = list(range(n))
         self.seat_of = list(range(n))
         self.active_count = min(n, 5)
@@ -717,13 +717,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             mask[self.A_SWAP : self.A_SWAP + KEY_SLOTS * len(self.swap_slots[1])] = 1
         return mask
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.actions.size:
-            return f"action ids are 0..{self.actions.size - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         block = next(b for b in self.actions.blocks.values() if action in b)
         expected = self.decision_type()
         wanted = {
@@ -895,10 +889,6 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
         encode(self, player, out=out)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         return {

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
-from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.kyuuri.options import KyuuriOptions
 from cardenvs.kyuuri.rules import KyuuriGame
 
@@ -49,11 +46,4 @@ DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
 )
 
 
-def raw_env(**options: Any) -> CardGameEnv:
-    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
-    return CardGameEnv(DEFINITION, **options)
-
-
-def env(**options: Any) -> FastOrderEnforcingWrapper:
-    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return FastOrderEnforcingWrapper(raw_env(**options))
+raw_env, env = env_constructors(DEFINITION)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.engine import TERMINAL
+from cardenvs.core.render import Words, last_event_line, seat_line
 from cardenvs.core.seating import agent_name
 from cardenvs.kyuuri.rules import ranks_text
 
@@ -26,38 +27,40 @@ def render(game: KyuuriGame) -> str:
         else:
             played = ranks_text(game.played.by_seat[s]) or "-"
             status = f"hand [{int(game.hands[s].sum())}] {ranks_text(game.hands[s]) or '-':22s} played {played}"
-        marker = "  ← to act" if s == game.current_player else ""
-        lines.append(f"  {agent_name(s):9s} {score} {status}{marker}")
+        lines.append(seat_line(s, f"{score} {status}", s == game.current_player))
     if game.trick.cards and game.current_player != TERMINAL:
         cards = ", ".join(f"{agent_name(s)} {c}" for s, c in zip(game.trick.seats, game._trick_text(), strict=True))
         lines.append(f"Trick: {cards} — {agent_name(game.trick_winner)} is winning")
     lines.append(f"Stock (never revealed): {ranks_text(game.stock) or '-'}")
-    if game.events.events:
-        lines.append("Last event: " + describe_event(game.events.events[-1]))
+    lines += last_event_line(game.events.events, WORDS)
     return "\n".join(lines)
 
 
-def describe_event(event: dict[str, Any]) -> str:
-    """One event in words."""
-    who = agent_name(event["player"]) if event["player"] is not None else ""
-    pub = event["public"]
-    kind = event["kind"]
-    if kind == "play":
-        return f"{who} plays {pub['card']}"
-    if kind == "trick":
-        cards = ", ".join(f"{agent_name(s)} {c}" for s, c in zip(pub["seats"], pub["cards"], strict=True))
-        return f"trick {pub['trick'] + 1}: {cards} — taken by {agent_name(pub['winner'])}"
-    if kind == "deal_over":
-        losers = ", ".join(agent_name(s) for s in pub["losers"])
-        bonus = "".join(f"; {agent_name(s)} recovers {p}" for s, p in pub["bonus"])
-        return f"deal {pub['deal'] + 1} over: {losers} took the last trick with {pub['card']} (+{pub['points']}){bonus}"
-    if kind == "reincarnate":
-        return f"{who} went over the limit and gets a cucumber (penalty reset to {pub['penalty']})"
-    if kind == "out":
-        return f"{who} is out with {pub['penalty']} points (place {pub['place']})"
-    if kind == "game_over":
-        winners = ", ".join(agent_name(s) for s in pub["winners"]) or "nobody"
-        return f"game over ({pub['reason']}): {winners} win(s); places {pub['places']}"
-    if kind == "deal":
-        return f"deal {pub['deal'] + 1} by {agent_name(pub['dealer'])}"
-    return f"{kind} {who} {pub}"
+def _trick(who: str, pub: dict[str, Any]) -> str:
+    cards = ", ".join(f"{agent_name(s)} {c}" for s, c in zip(pub["seats"], pub["cards"], strict=True))
+    return f"trick {pub['trick'] + 1}: {cards} — taken by {agent_name(pub['winner'])}"
+
+
+def _deal_over(who: str, pub: dict[str, Any]) -> str:
+    losers = ", ".join(agent_name(s) for s in pub["losers"])
+    bonus = "".join(f"; {agent_name(s)} recovers {p}" for s, p in pub["bonus"])
+    return f"deal {pub['deal'] + 1} over: {losers} took the last trick with {pub['card']} (+{pub['points']}){bonus}"
+
+
+def _game_over(who: str, pub: dict[str, Any]) -> str:
+    winners = ", ".join(agent_name(s) for s in pub["winners"]) or "nobody"
+    return f"game over ({pub['reason']}): {winners} win(s); places {pub['places']}"
+
+
+WORDS: dict[str, Words] = {
+    "play": lambda who, pub: f"{who} plays {pub['card']}",
+    "trick": _trick,
+    "deal_over": _deal_over,
+    "reincarnate": lambda who, pub: (
+        f"{who} went over the limit and gets a cucumber (penalty reset to {pub['penalty']})"
+    ),
+    "out": lambda who, pub: f"{who} is out with {pub['penalty']} points (place {pub['place']})",
+    "game_over": _game_over,
+    "deal": lambda who, pub: f"deal {pub['deal'] + 1} by {agent_name(pub['dealer'])}",
+}
+"""Sentences for this game's events (:func:`cardenvs.core.render.event_text`)."""

@@ -90,7 +90,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.tricks_played = 0
         self.in_play = 0
         self.current_player = TERMINAL
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -210,13 +210,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
     def _legal_mask(self) -> np.ndarray:
         return MASKS[self._legal_bits()]
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < NUM_RANKS:
-            return f"action ids are 0..{NUM_RANKS - 1} (play 2 … play A)"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self._legal_bits() >> action & 1:
-            return None
+    def _why_illegal(self, action: int) -> str:
         held = self.held[self.current_player]
         if not held >> action & 1:
             return f"the player holds no {RANK_TEXT[action]}"
@@ -261,10 +255,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
         self.encoder.encode(self, player, out)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         return {

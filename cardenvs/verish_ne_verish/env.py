@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pettingzoo.utils import OrderEnforcingWrapper
-
-from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
 
@@ -38,11 +34,4 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
 )
 
 
-def raw_env(**options: Any) -> CardGameEnv:
-    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
-    return CardGameEnv(DEFINITION, **options)
-
-
-def env(**options: Any) -> OrderEnforcingWrapper:
-    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return OrderEnforcingWrapper(raw_env(**options))
+raw_env, env = env_constructors(DEFINITION)

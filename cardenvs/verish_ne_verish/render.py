@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.engine import TERMINAL
+from cardenvs.core.render import COMMON_WORDS, Words, last_event_line, seat_line
 from cardenvs.core.seating import agent_name
 
 if TYPE_CHECKING:
@@ -23,8 +24,7 @@ def render(game: VerishGame) -> str:
             status = f"out ({game.exit_order.index(s) + 1}.)"
         else:
             status = f"[{t.hand_sizes[s]:2d}] {game._ranks_text(t.hands[s])}"
-        marker = "  ← to act" if s == game.current_player else ""
-        lines.append(f"  {agent_name(s):9s} {status}{marker}")
+        lines.append(seat_line(s, status, s == game.current_player))
     if t.plays:
         plays = ", ".join(f"{agent_name(p.seat)}: {game._ranks_text(p.cards)}" for p in t.plays)
         lines.append(f"Pile: {t.pile_size} cards claimed as {game.rank_labels[t.claim_rank]!r} — {plays}")
@@ -35,32 +35,26 @@ def render(game: VerishGame) -> str:
         lines.append(f"Building: declare {rank}, cards {game._ranks_text(t.building) or '-'}")
     discarded = " ".join(game.rank_labels[k] for k in range(game.num_ranks) if game.discarded[k])
     lines.append(f"Discarded quads: {discarded or '-'}   Set aside: {game._ranks_text(game.aside)}")
-    if game.events.events:
-        lines.append("Last event: " + describe_event(game.events.events[-1]))
+    lines += last_event_line(game.events.events, WORDS)
     if game.current_player == TERMINAL:
         lines.append(f"Match points: {[round(x, 3) for x in game.match_points.tolist()]}")
     return "\n".join(lines)
 
 
-def describe_event(event: dict[str, Any]) -> str:
-    """One event in words."""
-    who = agent_name(event["player"]) if event["player"] is not None else ""
-    pub = event["public"]
-    kind = event["kind"]
-    if kind == "play":
-        return f"{who} placed {pub['count']} card(s) claiming {pub['claim']}"
-    if kind == "challenge":
-        verdict = "a lie" if pub["lie"] else "true"
-        return (
-            f"{who} said ネ・ベリシ to {agent_name(pub['owner'])}: {' '.join(pub['revealed'])} — {verdict}; "
-            f"{agent_name(pub['taker'])} takes {pub['pile_size']} cards"
-        )
-    if kind == "discard_quad":
-        return f"{who} discarded four {pub['rank']}"
-    if kind == "out":
-        return f"{who} is out (place {pub['place']})"
-    if kind == "game_over":
-        return f"game over: {agent_name(pub['loser'])} loses"
-    if kind == "deal":
-        return f"deal by {agent_name(pub['dealer'])}"
-    return f"{kind} {who} {pub}"
+def _challenge(who: str, pub: dict[str, Any]) -> str:
+    verdict = "a lie" if pub["lie"] else "true"
+    return (
+        f"{who} said ネ・ベリシ to {agent_name(pub['owner'])}: {' '.join(pub['revealed'])} — {verdict}; "
+        f"{agent_name(pub['taker'])} takes {pub['pile_size']} cards"
+    )
+
+
+WORDS: dict[str, Words] = {
+    **COMMON_WORDS,
+    "play": lambda who, pub: f"{who} placed {pub['count']} card(s) claiming {pub['claim']}",
+    "challenge": _challenge,
+    "discard_quad": lambda who, pub: f"{who} discarded four {pub['rank']}",
+    "game_over": lambda who, pub: f"game over: {agent_name(pub['loser'])} loses",
+    "deal": lambda who, pub: f"deal by {agent_name(pub['dealer'])}",
+}
+"""Sentences for this game's events (:func:`cardenvs.core.render.event_text`)."""

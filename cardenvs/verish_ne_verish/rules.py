@@ -117,7 +117,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         self.events = EventLog()
         self.match_points = np.zeros(self.num_players, dtype=np.float64)
         self.games_played = 0
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -225,13 +225,7 @@ class VerishGame(RulesEngine[VerishOptions]):
             mask[self.DONE] = 1
         return mask
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.actions.size:
-            return f"action ids are 0..{self.actions.size - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         t, a = self.table, action
         if self.quad_queue:
             return "the player must first decide which quads to discard (discard_quad or keep_quads)"
@@ -312,10 +306,6 @@ class VerishGame(RulesEngine[VerishOptions]):
 
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         t = self.table

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
-from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.zheng_shang_you.options import ZsyOptions, provisional_sjx_table
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
@@ -57,11 +54,4 @@ DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
 )
 
 
-def raw_env(**options: Any) -> CardGameEnv:
-    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
-    return CardGameEnv(DEFINITION, **options)
-
-
-def env(**options: Any) -> FastOrderEnforcingWrapper:
-    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
-    return FastOrderEnforcingWrapper(raw_env(**options))
+raw_env, env = env_constructors(DEFINITION)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.engine import TERMINAL
+from cardenvs.core.render import COMMON_WORDS, Words, last_event_line, seat_line
 from cardenvs.core.seating import agent_name
 from cardenvs.zheng_shang_you.combos import shape_label
 from cardenvs.zheng_shang_you.exchange import STAGES
@@ -28,8 +29,7 @@ def render(game: ZsyGame) -> str:
         else:
             status = f"[{game.hands[s].bit_count():2d}] {text(bits_list(game.hands[s]))}"
         team = f" team {game.units[s]}" if opts.team_mode != "individual" else ""
-        marker = "  ← to act" if s == game.current_player else ""
-        lines.append(f"  {agent_name(s):9s}{team} {status}{marker}")
+        lines.append(seat_line(s, status, s == game.current_player, team))
     if game.top is not None:
         lines.append(f"To beat: {game.top.describe()} by {agent_name(game.top_seat)}; passes {game.passes}")
     elif game.exchange is None and game.current_player != TERMINAL:
@@ -48,37 +48,33 @@ def render(game: ZsyGame) -> str:
         top = VALUE_TEXT[b.top] if b.top >= 0 else "-"
         lines.append(f"Building: {shape}, top {top}, cards {text(b.picks) or '-'}")
     lines.append(f"Totals: {game.totals}")
-    if game.events.events:
-        lines.append("Last event: " + describe_event(game.events.events[-1]))
+    lines += last_event_line(game.events.events, WORDS)
     return "\n".join(lines)
 
 
-def describe_event(event: dict[str, Any]) -> str:
-    """One event in words (public parts only)."""
-    who = agent_name(event["player"]) if event["player"] is not None else ""
-    pub = event["public"]
-    kind = event["kind"]
-    if kind == "play":
-        return f"{who} {'leads' if pub['lead'] else 'plays'} {pub['kind']} {' '.join(pub['cards'])} (top {pub['top']})"
-    if kind == "pass":
-        return f"{who} passes"
-    if kind == "trick":
-        return f"trick to {agent_name(pub['winner'])}; {agent_name(pub['next_leader'])} leads"
-    if kind == "out":
-        return f"{who} is out (place {pub['place']})"
-    if kind == "deal":
-        shown = f", shown card {pub['shown_card']}" if "shown_card" in pub else ""
-        return f"deal {pub['deal'] + 1} by {agent_name(pub['dealer'])}{shown}"
-    if kind == "deal_over":
-        return f"deal over: order {[agent_name(s) for s in pub['order']]}, totals {pub['totals']}"
-    if kind == "game_over":
-        return f"game over: totals {pub['totals']}, rewards {[round(r, 3) for r in pub['rewards']]}"
-    if kind == "give":
-        return f"{who} puts a card on the table ({pub['stage']})"
-    if kind == "exchange_table":
-        return (
-            f"exchange cards turned up: {' '.join(pub['cards'])}" if "cards" in pub else "exchange cards lie face down"
-        )
-    if kind == "take":
-        return f"{who} takes {pub.get('card', 'a card')} from {agent_name(pub['from'])}"
-    return f"{kind} {who} {pub}"
+def _play(who: str, pub: dict[str, Any]) -> str:
+    return f"{who} {'leads' if pub['lead'] else 'plays'} {pub['kind']} {' '.join(pub['cards'])} (top {pub['top']})"
+
+
+def _deal(who: str, pub: dict[str, Any]) -> str:
+    shown = f", shown card {pub['shown_card']}" if "shown_card" in pub else ""
+    return f"deal {pub['deal'] + 1} by {agent_name(pub['dealer'])}{shown}"
+
+
+def _exchange_table(who: str, pub: dict[str, Any]) -> str:
+    return f"exchange cards turned up: {' '.join(pub['cards'])}" if "cards" in pub else "exchange cards lie face down"
+
+
+WORDS: dict[str, Words] = {
+    **COMMON_WORDS,
+    "play": _play,
+    "pass": lambda who, pub: f"{who} passes",
+    "trick": lambda who, pub: f"trick to {agent_name(pub['winner'])}; {agent_name(pub['next_leader'])} leads",
+    "deal": _deal,
+    "deal_over": lambda who, pub: f"deal over: order {[agent_name(s) for s in pub['order']]}, totals {pub['totals']}",
+    "game_over": lambda who, pub: f"game over: totals {pub['totals']}, rewards {[round(r, 3) for r in pub['rewards']]}",
+    "give": lambda who, pub: f"{who} puts a card on the table ({pub['stage']})",
+    "exchange_table": _exchange_table,
+    "take": lambda who, pub: f"{who} takes {pub.get('card', 'a card')} from {agent_name(pub['from'])}",
+}
+"""Sentences for this game's events (:func:`cardenvs.core.render.event_text`)."""

@@ -72,7 +72,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         """Per-seat public features, rows as :data:`~.encoding.SEAT_ROWS`: hand size, passed, place / n, dealer,
         unit total / target (capped), previous place / n."""
         self.current_player = TERMINAL
-        self._rewards: np.ndarray | None = None
+        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -209,13 +209,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             mask[a.PASS] = 1
         return mask
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.ids.SIZE:
-            return f"action ids are 0..{self.ids.SIZE - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         from cardenvs.zheng_shang_you.reasons import illegal_reason
 
         return illegal_reason(self, action)
@@ -287,10 +281,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
         encode(self, player, out)
-
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
 
     def privileged_state(self) -> dict[str, Any]:
         b = self.builder
