@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardenvs.core.bluffing_render import describe_bluffing_event, table_lines
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.seating import agent_name
 
@@ -13,26 +14,11 @@ if TYPE_CHECKING:
 
 def render(game: VerishGame) -> str:
     """Hands (all shown), the pile with its claim, discards and the latest event."""
-    t = game.table
     lines = [
         f"Verish' ne verish' — game {min(game.games_played + 1, game.options.n_games)}/{game.options.n_games}, "
-        f"{game.deck.size} cards, dealer {agent_name(game.dealer)} (omniscient view)"
+        f"{game.deck.size} cards, dealer {agent_name(game.dealer)} (omniscient view)",
+        *table_lines(game),
     ]
-    for s in range(game.num_players):
-        if game.out[s]:
-            status = f"out ({game.exit_order.index(s) + 1}.)"
-        else:
-            status = f"[{t.hand_sizes[s]:2d}] {game._ranks_text(t.hands[s])}"
-        marker = "  ← to act" if s == game.current_player else ""
-        lines.append(f"  {agent_name(s):9s} {status}{marker}")
-    if t.plays:
-        plays = ", ".join(f"{agent_name(p.seat)}: {game._ranks_text(p.cards)}" for p in t.plays)
-        lines.append(f"Pile: {t.pile_size} cards claimed as {game.rank_labels[t.claim_rank]!r} — {plays}")
-    else:
-        lines.append("Pile: empty")
-    if t.building_count or t.building_rank >= 0:
-        rank = game.rank_labels[t.building_rank] if t.building_rank >= 0 else "-"
-        lines.append(f"Building: declare {rank}, cards {game._ranks_text(t.building) or '-'}")
     discarded = " ".join(game.rank_labels[k] for k in range(game.num_ranks) if game.discarded[k])
     lines.append(f"Discarded quads: {discarded or '-'}   Set aside: {game._ranks_text(game.aside)}")
     if game.events.events:
@@ -44,21 +30,14 @@ def render(game: VerishGame) -> str:
 
 def describe_event(event: dict[str, Any]) -> str:
     """One event in words."""
+    shared = describe_bluffing_event(event, "ネ・ベリシ")
+    if shared is not None:
+        return shared
     who = agent_name(event["player"]) if event["player"] is not None else ""
     pub = event["public"]
     kind = event["kind"]
-    if kind == "play":
-        return f"{who} placed {pub['count']} card(s) claiming {pub['claim']}"
-    if kind == "challenge":
-        verdict = "a lie" if pub["lie"] else "true"
-        return (
-            f"{who} said ネ・ベリシ to {agent_name(pub['owner'])}: {' '.join(pub['revealed'])} — {verdict}; "
-            f"{agent_name(pub['taker'])} takes {pub['pile_size']} cards"
-        )
     if kind == "discard_quad":
         return f"{who} discarded four {pub['rank']}"
-    if kind == "out":
-        return f"{who} is out (place {pub['place']})"
     if kind == "game_over":
         return f"game over: {agent_name(pub['loser'])} loses"
     if kind == "deal":

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal, Self
 
 import numpy as np
 
 from cardenvs.core.bluffing import ClaimMove, ClaimTable
-from cardenvs.core.cards import RANK_TEXT, SHORT_36, STANDARD_52, Deck, rank_index, rank_of
-from cardenvs.core.engine import TERMINAL, RulesEngine
+from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
+from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
+from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
@@ -64,29 +64,7 @@ class VerishOptions:
         return SHORT_36 if size == 36 else STANDARD_52
 
 
-@cache
-def _rank_labels(deck: Deck) -> tuple[str, ...]:
-    return tuple(RANK_TEXT[r] for r in deck.ranks())
-
-
-@cache
-def _rank_totals(deck: Deck) -> tuple[int, ...]:
-    counts = deck.rank_counts()
-    return tuple(counts[r] for r in deck.ranks())
-
-
-@cache
-def _local_rank_of_card(deck: Deck) -> tuple[int, ...]:
-    """Index into the deck's ranks of every card id (-1 for cards not in the deck)."""
-    ranks = deck.ranks()
-    return tuple(ranks.index(rank_of(c)) if c in deck.cards else -1 for c in range(52))
-
-
-def _per_rank(labels: Sequence[str], counts: Sequence[int]) -> str:
-    return " ".join(f"{label}:{count}" for label, count in zip(labels, counts, strict=True))
-
-
-class VerishGame(RulesEngine[VerishOptions]):
+class VerishGame(BluffingGame[VerishOptions]):
     """One Verish' ne verish' match (``n_games`` games) from the first deal to the last loser."""
 
     def __init__(self, options: VerishOptions, rng: np.random.Generator):
@@ -99,10 +77,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         self.rng = rng
         self.num_players = options.num_players
         deck = options.deck
-        self.deck = deck
-        self.canonical_ranks = deck.ranks()
-        self.rank_labels = _rank_labels(deck)
-        self.num_ranks = len(self.canonical_ranks)
+        self._init_deck(deck)
         self.layout: ObservationLayout = observation_layout(
             self.num_players, self.num_ranks, deck.size, options.n_games
         )
@@ -134,45 +109,20 @@ class VerishGame(RulesEngine[VerishOptions]):
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         game.dealer = dealer
-        counts = [game._counts_from_text(h) for h in hands]
-        if len(counts) != options.num_players:
-            raise InvalidOptionError(f"need {options.num_players} hands, got {len(counts)}")
         aside = game._counts_from_text(set_aside)
-        total = np.sum(counts, axis=0) + aside
-        expected = [game.deck.rank_counts()[r] for r in game.canonical_ranks]
-        if aside.sum() != 1 or list(total) != expected:
-            raise InvalidOptionError(
-                f"the hands plus the set-aside card must be the {game.deck.name} deck exactly: per rank "
-                f"{_per_rank(game.rank_labels, expected)}, got {_per_rank(game.rank_labels, total.tolist())}"
-            )
+        if aside.sum() != 1:
+            raise InvalidOptionError(f"exactly one card is set aside, got {set_aside!r}")
+        counts = game._hands_from_text(hands, aside, "the hands plus the set-aside card")
         game._start_game(counts, aside)
         return game
 
-    def _counts_from_text(self, text: str) -> np.ndarray:
-        counts = np.zeros(self.num_ranks, dtype=np.int16)
-        for token in text.split():
-            canonical = rank_index(token)
-            if canonical not in self.canonical_ranks:
-                raise InvalidOptionError(
-                    f"rank {token!r} is not in the {self.deck.name} deck ({' '.join(self.rank_labels)})"
-                )
-            counts[self.canonical_ranks.index(canonical)] += 1
-        return counts
-
     def _deal_from_deck(self) -> None:
-        local = _local_rank_of_card(self.deck)
-        cards = self.deck.shuffled(self.rng)
-        aside = np.zeros(self.num_ranks, dtype=np.int16)
-        aside[local[cards[0]]] = 1
-        hands = np.zeros((self.num_players, self.num_ranks), dtype=np.int16)
-        n = self.num_players
-        for i, card in enumerate(cards[1:]):
-            hands[(self.dealer + 1 + i) % n, local[card]] += 1
-        self._start_game(list(hands), aside)
+        hands, aside = self._deal_counts((self.dealer + 1) % self.num_players, skip=1)
+        self._start_game(hands, aside)
 
     def _start_game(self, hands: Sequence[np.ndarray], aside: np.ndarray) -> None:
         n = self.num_players
-        self.table = ClaimTable(n, self.num_ranks, _rank_totals(self.deck), MAX_PLAY)
+        self.table = ClaimTable(n, self.num_ranks, rank_totals(self.deck), MAX_PLAY)
         for seat, counts in enumerate(hands):
             self.table.set_hand(seat, counts)
         self.aside = aside
@@ -313,10 +263,6 @@ class VerishGame(RulesEngine[VerishOptions]):
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
 
-    def take_rewards(self) -> np.ndarray | None:
-        rewards, self._rewards = self._rewards, None
-        return rewards
-
     def privileged_state(self) -> dict[str, Any]:
         t = self.table
         return {
@@ -344,9 +290,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         return copy
 
     def card_multiset(self) -> list[int]:
-        t = self.table
-        counts = t.hands.sum(axis=0) + t.pile_by_seat.sum(axis=0) + self.aside + 4 * self.discarded
-        return [self.canonical_ranks[k] for k in range(self.num_ranks) for _ in range(int(counts[k]))]
+        return self._multiset(self._table_cards() + self.aside + 4 * self.discarded)
 
     def render_text(self) -> str:
         from cardenvs.verish_ne_verish.render import render
@@ -363,14 +307,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         t = self.table
         previous = t.plays[-1].seat if t.plays else -1
         rank = t.building_rank if self.leading else t.claim_rank
-        play = t.commit(seat, rank)
-        self.events.add(
-            "play",
-            seat,
-            public={"count": play.count, "claim": self.rank_labels[rank], "lead": self.leading},
-            private={seat: {"cards": self._ranks_text(play.cards)}},
-            secret={"truthful": play.is_truthful()},
-        )
+        self._log_play(t.commit(seat, rank), self.leading)
         self.leading = False
         if previous >= 0 and t.hand_sizes[previous] == 0:
             self._go_out(previous)  # trusted: the previous player's last play is safe
@@ -378,21 +315,7 @@ class VerishGame(RulesEngine[VerishOptions]):
             self.current_player = next_seat(seat, [h > 0 for h in t.hand_sizes])
 
     def _challenge(self, challenger: int) -> None:
-        t = self.table
-        outcome = t.challenge(challenger)
-        self.events.add(
-            "challenge",
-            challenger,
-            public={
-                "owner": outcome.owner,
-                "revealed": [self.rank_labels[k] for k in outcome.revealed],
-                "lie": outcome.lie,
-                "taker": outcome.taker,
-                "pile_size": outcome.pile_size,
-            },
-        )
-        if not outcome.lie and t.hand_sizes[outcome.owner] == 0:
-            self._go_out(outcome.owner)
+        outcome = self._turn_over(challenger)
         # Lie: the challenger starts. Truthful: the player after the challenger (skipping the empty-handed, A4).
         self.next_starter = challenger if outcome.lie else (challenger + 1) % self.num_players
         if self.options.quad_discard_optional:
@@ -444,11 +367,6 @@ class VerishGame(RulesEngine[VerishOptions]):
         self._advance_quad_queue()
 
     # ------------------------------------------------------------------ end of a game
-    def _go_out(self, seat: int) -> None:
-        self.out[seat] = True
-        self.exit_order.append(seat)
-        self.events.add("out", seat, public={"place": len(self.exit_order)})
-
     def _check_game_over(self) -> bool:
         remaining = [s for s in range(self.num_players) if not self.out[s]]
         if len(remaining) > 1:
@@ -457,7 +375,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         order = [*self.exit_order, loser]
         rewards = self._game_rewards(order)
         self.match_points += rewards
-        self._rewards = rewards if self._rewards is None else self._rewards + rewards
+        self._pay(rewards)
         self.events.add(
             "game_over",
             public={"loser": loser, "order": order, "rewards": rewards.tolist(), "game": self.games_played},
@@ -479,13 +397,5 @@ class VerishGame(RulesEngine[VerishOptions]):
             rewards[:] = 1.0 / (n - 1)
             rewards[order[-1]] = -1.0
         else:
-            for place, seat in enumerate(order):
-                rewards[seat] = (n - 1 - 2 * place) / (n - 1)
+            rewards[:] = ranking_rewards(order, n)
         return rewards
-
-    # ------------------------------------------------------------------ helpers
-    def _seats_from(self, start: int) -> list[int]:
-        return [(start + k) % self.num_players for k in range(self.num_players)]
-
-    def _ranks_text(self, counts: np.ndarray) -> str:
-        return " ".join(self.rank_labels[k] for k in range(self.num_ranks) for _ in range(int(counts[k])))

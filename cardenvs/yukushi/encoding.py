@@ -1,0 +1,87 @@
+"""Observation layout and encoder of Yukushi (seat-relative: me first, then clockwise).
+
+The shared claim groups (:func:`~cardenvs.core.bluffing.claim_feature_groups`) carry hands, the pile, certain
+knowledge of the others' hands and the play under construction; Yukushi adds declared counts, the turn, passes,
+the open challenge window as far as the observer may know it, the cards flushed unseen, who is out and the match.
+Nothing about another player's choice in a simultaneous window (model A) is encoded before the window closes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cardenvs.core.bluffing import claim_feature_groups, encode_match, match_feature_groups
+from cardenvs.core.layout import ObservationLayout
+
+if TYPE_CHECKING:
+    from cardenvs.yukushi.rules import YukushiGame
+
+PHASES = ("declare", "declare_count", "window", "turn", "picking")
+HIDDEN_COUNT_GROUPS = ("pile_size", "last_play_count", "pile_by_seat", "hand_sizes")
+"""Shared groups that stay zero under ``allow_count_mismatch`` (the observer's own hand size excepted)."""
+
+
+@cache
+def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> ObservationLayout:
+    """The named layout for ``num_players`` players (52 cards, 13 ranks)."""
+    n = num_players
+    return ObservationLayout(
+        [
+            *claim_feature_groups(n, 13, 52),
+            ("declared_count", 1, 52, "count declared by the latest play (the cards placed, unless allow_count_mismatch)"),
+            ("pile_declared", 1, 52 * 8, "sum of the counts declared on the current pile"),
+            ("building_count", max_play, 1, "(my turn, allow_count_mismatch) one-hot count declared for my play"),
+            ("turn", n, 1, "one-hot relative seat whose turn it is to lead, play or pass"),
+            ("passes", 1, n, "passes since the latest play"),
+            ("window_eligible", n, 1, "relative seats that may call ゆくし in the open window"),
+            ("window_declined", n, 1, "(challenge_model B) relative seats that declined in the open window so far"),
+            ("flushed_unseen", 1, 52, "cards the others put into flushed piles, never seen (0 if counts are hidden)"),
+            ("flushed_mine", 1, 52, "cards I put into flushed piles"),
+            ("out", n, 1, "relative seats that have gone out"),
+            ("phase", len(PHASES), 1, "(my decision) one-hot: " + ", ".join(PHASES)),
+            *match_feature_groups(n, n_games),
+        ]
+    )
+
+
+def encode(game: YukushiGame, me: int) -> np.ndarray:
+    """Player ``me``'s observation vector."""
+    layout = game.layout
+    s, o = layout.slices, layout.offsets
+    obs = np.zeros(layout.size, dtype=np.float32)
+    table = game.table
+    n = game.num_players
+    decider = game.current_player
+    table.encode(obs, layout, me, decider)
+    order = table.orders[me]
+    if not game.options.counts_public:
+        for name in HIDDEN_COUNT_GROUPS:
+            obs[s[name]] = 0.0
+        obs[o["hand_sizes"]] = table.hand_sizes[me]
+    if table.plays:
+        obs[o["declared_count"]] = table.plays[-1].declared_count
+        obs[o["pile_declared"]] = game.pile_declared
+    if decider == me and table.building_declared_count > 0:
+        obs[o["building_count"] + table.building_declared_count - 1] = 1.0
+    if decider >= 0:
+        obs[o["turn"] + (game.turn - me) % n] = 1.0
+    obs[o["passes"]] = game.passes
+    window = game.window
+    if window is not None:
+        for seat in window.eligible:
+            obs[o["window_eligible"] + (seat - me) % n] = 1.0
+        if window.model == "B":
+            for seat in window.decided:
+                obs[o["window_declined"] + (seat - me) % n] = 1.0
+    if game.options.counts_public:
+        obs[o["flushed_unseen"]] = game.flushed_total - game.flushed_counts[me]
+    obs[o["flushed_mine"]] = game.flushed_counts[me]
+    out = game.out
+    obs[s["out"]] = [out[k] for k in order]
+    if decider == me:
+        obs[o["phase"] + game.phase()] = 1.0
+    encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
+    return obs

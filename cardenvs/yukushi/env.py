@@ -1,0 +1,54 @@
+"""PettingZoo constructors of ``cardenvs/yukushi-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import OrderEnforcingWrapper
+
+from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.engine import GameDefinition
+from cardenvs.yukushi.options import YukushiOptions
+from cardenvs.yukushi.rules import YukushiGame
+
+
+def _default_max_steps(options: YukushiOptions) -> int:
+    """A cap of about 1,000 turns per game: each turn costs up to ``num_players`` decisions in a window."""
+    return 1000 * options.num_players * options.n_games
+
+
+def _num_players(options: YukushiOptions) -> int:
+    return options.num_players
+
+
+DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
+    name="yukushi",
+    version=0,
+    options_type=YukushiOptions,
+    new_game=YukushiGame,
+    default_max_steps=_default_max_steps,
+    num_players=_num_players,
+    variants=(
+        *({"num_players": n} for n in (2, 3, 4, 8)),
+        {"num_players": 3, "challenge_model": "B"},
+        {"num_players": 8, "challenge_model": "B"},
+        {"num_players": 3, "challenge_model": "C"},
+        {"num_players": 8, "challenge_model": "C"},
+        {"num_players": 5, "play_to_ranking": True},
+        {"num_players": 4, "allow_count_mismatch": True, "max_play": 2},
+        {"num_players": 3, "challenge_model": "B", "allow_count_mismatch": True, "max_play": 3},
+        {"num_players": 6, "window_before_flush": False, "forbid_exhausted_rank": True},
+        {"num_players": 3, "n_games": 2, "deal_from": "dealer", "max_play": 6},
+    ),
+    benchmark_options={"num_players": 8},
+)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The AEC env without wrappers (see :class:`~cardenvs.core.aec.CardGameEnv` for common options)."""
+    return CardGameEnv(DEFINITION, **options)
+
+
+def env(**options: Any) -> OrderEnforcingWrapper:
+    """The AEC env behind PettingZoo's order-enforcing wrapper (what the registry makes)."""
+    return OrderEnforcingWrapper(raw_env(**options))
