@@ -12,6 +12,7 @@ commits by itself once no further pick is possible (``max_play`` reached or no r
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -133,6 +134,16 @@ class ClaimTable:
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
 
+    def clone(self) -> ClaimTable:
+        """An independent copy (the seat orders and rank totals, never changed, are shared)."""
+        new = copy.copy(self)
+        for name in ("hands", "pile_by_seat", "pile_count_by_seat", "known_held", "removed_public", "removed_own"):
+            setattr(new, name, getattr(self, name).copy())
+        new.building = self.building.copy()
+        new.hand_sizes = list(self.hand_sizes)
+        new.plays = [Play(p.seat, p.cards.copy(), p.count, p.declared_rank, p.declared_count) for p in self.plays]
+        return new
+
     # ------------------------------------------------------------------ hands
     def set_hand(self, seat: int, counts: Sequence[int] | np.ndarray) -> None:
         self.hands[seat] = counts
@@ -222,18 +233,20 @@ class ClaimTable:
     ) -> list[int]:
         """Action ids that finish ``move`` from the current state of the play under construction (``count_id0``:
         first id of the declared-count block, for a move with a ``declared_count`` not yet declared)."""
-        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k])))
-        if move.cards[: len(built)] != built or list(move.cards) != sorted(move.cards):
+        cards, nb = move.cards, self.building_count
+        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k]))) if nb else ()
+        if cards[:nb] != built or any(a > b for a, b in zip(cards, cards[1:], strict=False)):
             raise ValueError(f"{move} does not extend the cards already picked {built} in rank order")
         ids = [declare_id0 + move.declared_rank] if self.building_rank < 0 and self.claim_rank < 0 else []
         if move.declared_count is not None and self.building_declared_count < 0:
             ids.append(count_id0 + move.declared_count - 1)
-        ids.extend(pick_id0 + k for k in move.cards[len(built) :])
-        counts = np.bincount(move.cards, minlength=self.num_ranks)
-        hand = self.hands[seat]
-        last = move.cards[-1]
-        if len(move.cards) < self.max_play and any(hand[k] > counts[k] for k in range(last, self.num_ranks)):
-            ids.append(done_id)
+        ids.extend(pick_id0 + k for k in cards[nb:])
+        if len(cards) < self.max_play:
+            # `done` is needed unless the play commits by itself: no unpicked card of rank >= the last pick.
+            hand = self.hands[seat].tolist()
+            last = cards[-1]
+            if hand[last] > cards.count(last) or any(hand[last + 1 :]):
+                ids.append(done_id)
         return ids
 
     # ------------------------------------------------------------------ resolving the pile

@@ -165,15 +165,28 @@ class BluffingGame(RulesEngine[OptionsT]):
 
     # ------------------------------------------------------------------ protocol parts
     def clone(self) -> Self:
-        """An independent copy. Logged events are never changed once added, so the copy's log is a new list
-        of the same event dicts; options, layout and action table are immutable and shared. (A plain deep copy
-        grows with the log, which made search and the leak test quadratic in the game's length.)"""
-        log = EventLog()
-        log.events = list(self.events.events)
-        memo: dict[int, Any] = {id(self.events): log}
-        for shared in (self.options, self.layout, self.actions):
-            memo[id(shared)] = shared
-        return copy.deepcopy(self, memo)
+        """An independent copy, made cheaply (search agents and the conformance kit clone at every decision).
+        Logged events are never changed once added, so the copy's log is a new list of the same event dicts;
+        options, layout and action table are immutable and shared; arrays and lists of numbers are copied, the
+        table by :meth:`ClaimTable.clone`. A game with other mutable members copies them in :meth:`_clone_into`.
+        """
+        new = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(new, name, value.copy())
+            elif isinstance(value, list):
+                setattr(new, name, list(value))
+        new.table = self.table.clone()
+        new.events = EventLog()
+        new.events.events = list(self.events.events)
+        bits = type(self.rng.bit_generator)()
+        bits.state = self.rng.bit_generator.state
+        new.rng = np.random.Generator(bits)
+        self._clone_into(new)
+        return new
+
+    def _clone_into(self, new: Self) -> None:
+        """Copy into ``new`` the game's own mutable members that :meth:`clone` does not know."""
 
     def take_rewards(self) -> np.ndarray | None:
         rewards, self._rewards = self._rewards, None

@@ -76,6 +76,19 @@ class ChallengeWindow:
             queue = list(eligible)
         return cls(model, owner, turn, eligible, queue, num_players=n)
 
+    def copy(self) -> ChallengeWindow:
+        """An independent copy."""
+        return ChallengeWindow(
+            self.model,
+            self.owner,
+            self.turn,
+            list(self.eligible),
+            list(self.queue),
+            list(self.decided),
+            list(self.challengers),
+            self.num_players,
+        )
+
     @property
     def flush_point(self) -> bool:
         return self.turn == self.owner

@@ -271,6 +271,10 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         copy._mask_cache = None
         return copy
 
+    def _clone_into(self, new: Self) -> None:
+        if self.window is not None:
+            new.window = self.window.copy()
+
     def card_multiset(self) -> list[int]:
         return self._multiset(self._table_cards() + self.table.removed_own.sum(axis=0))
 
