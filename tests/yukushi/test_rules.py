@@ -124,8 +124,8 @@ def test_forbid_exhausted_rank() -> None:
     g = game(leader=3, forbid_exhausted_rank=True)
     assert all(g.legal_mask()[g.actions["declare"].offset : g.actions["pick"].offset])  # player 3's aces are secret
     build(g, "A A A A", declare="A")
-    window(g, callers=(0,))
-    act(g, "pass")  # player 0 called: four aces, player 0 takes them, publicly
+    window(g)
+    act(g, "challenge")  # player 0 calls: four aces, so player 0 takes them, publicly
     assert g.current_player == 3
     a = g.actions["declare"][12]
     assert not g.legal_mask()[a] and "publicly known" in (g.illegal_reason(a) or "")
