@@ -27,6 +27,8 @@ def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
     from agents.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="thrifty")
+
+
 def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
     from agents.zheng_shang_you import ZsyRuleBot
 
@@ -37,6 +39,8 @@ def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
     from agents.zheng_shang_you import ZsyGreedyBot
 
     return ZsyGreedyBot(context, seed)
+
+
 def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
     from agents.goninkan import KankeiRuleBot
 

@@ -94,9 +94,9 @@ class BluffingGame(RulesEngine[OptionsT]):
             counts[self.canonical_ranks.index(canonical)] += 1
         return counts
 
-    def _hands_from_text(self, hands: Sequence[str], extra: np.ndarray | None = None, what: str = "the hands") -> list[
-        np.ndarray
-    ]:
+    def _hands_from_text(
+        self, hands: Sequence[str], extra: np.ndarray | None = None, what: str = "the hands"
+    ) -> list[np.ndarray]:
         """Rank counts of explicit hands, which (with ``extra``) must make up the deck exactly."""
         if len(hands) != self.num_players:
             raise InvalidOptionError(f"need {self.num_players} hands, got {len(hands)}")

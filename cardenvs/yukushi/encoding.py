@@ -31,7 +31,12 @@ def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> Obs
     return ObservationLayout(
         [
             *claim_feature_groups(n, 13, 52),
-            ("declared_count", 1, 52, "count declared by the latest play (the cards placed, unless allow_count_mismatch)"),
+            (
+                "declared_count",
+                1,
+                52,
+                "count declared by the latest play (the cards placed, unless allow_count_mismatch)",
+            ),
             ("pile_declared", 1, 52 * 8, "sum of the counts declared on the current pile"),
             ("building_count", max_play, 1, "(my turn, allow_count_mismatch) one-hot count declared for my play"),
             ("turn", n, 1, "one-hot relative seat whose turn it is to lead, play or pass"),

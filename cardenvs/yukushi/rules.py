@@ -161,8 +161,10 @@ class YukushiGame(BluffingGame[YukushiOptions]):
                 return "a call replaces the turn action: it is not possible once a play is under way"
             return f"under challenge_model {self.options.challenge_model} the turn player was asked in the window"
         if a == self.PASS:
-            return "the initiative holder must lead: no pass on an empty pile" if self.leading else (
-                "a pass replaces the play: it is not possible once a play is under way"
+            return (
+                "the initiative holder must lead: no pass on an empty pile"
+                if self.leading
+                else ("a pass replaces the play: it is not possible once a play is under way")
             )
         if self.DECLARE <= a < self.PICK:
             if not self.leading or t.building_rank >= 0:
@@ -340,7 +342,11 @@ class YukushiGame(BluffingGame[YukushiOptions]):
     def _open_window(self) -> None:
         """The sampling point before ``self.turn``'s action (the flush point if the turn is the owner's)."""
         self.window = ChallengeWindow.open(
-            self.options.challenge_model, self.owner, self.turn, self._active(), at_flush=self.options.window_before_flush
+            self.options.challenge_model,
+            self.owner,
+            self.turn,
+            self._active(),
+            at_flush=self.options.window_before_flush,
         )
         if self.window is None:
             if self.turn == self.owner:

@@ -11,13 +11,14 @@ from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
 from tests.yukushi.helpers import FOUR_HANDS, act, build, game, hand, kinds, window
 
-SHORT = ["2", "3 3", "4 4 4", *[""]]  # filled below: player 3 takes the rest of the deck
+SHORT = ["2", "3 3", "4 4 4"]  # players 0–2; player 3 takes the rest of the deck
+HIGH = ("5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
 def short_hands() -> list[str]:
     """Players 0–2 with one to three cards; player 3 holds the rest."""
-    rest = ["2"] * 3 + ["3"] * 2 + ["4"] + [r for r in "5 6 7 8 9 10 J Q K A".split() for _ in range(4)]
-    return [*SHORT[:3], " ".join(rest)]
+    rest = ["2"] * 3 + ["3"] * 2 + ["4"] + [r for r in HIGH for _ in range(4)]
+    return [*SHORT, " ".join(rest)]
 
 
 def test_lead_must_play_and_names_any_rank() -> None:
@@ -82,7 +83,7 @@ def test_flushed_last_cards_go_out_and_the_next_player_leads_in_a_ranking() -> N
 
 
 def test_full_ranking_with_three_players() -> None:
-    rest = " ".join(["2"] * 3 + ["3"] * 3 + [r for r in "4 5 6 7 8 9 10 J Q K A".split() for _ in range(4)])
+    rest = " ".join(["2"] * 3 + ["3"] * 3 + ["4"] * 4 + [r for r in HIGH for _ in range(4)])
     g = game(["2", "3", rest], leader=0, play_to_ranking=True)
     build(g, "2", declare="2")
     window(g)
@@ -152,11 +153,11 @@ def test_deal_from_the_dealer() -> None:
 def test_bad_options_and_deals_are_refused() -> None:
     with pytest.raises(InvalidOptionError, match="num_players must be 2–8"):
         cardenvs.make("yukushi-v0", num_players=9)
-    with pytest.raises(InvalidOptionError, match="challenge_model.*one of 'A', 'B', 'C'"):
+    with pytest.raises(InvalidOptionError, match=r"challenge_model.*one of 'A', 'B', 'C'"):
         cardenvs.make("yukushi-v0", challenge_model="D")
     with pytest.raises(InvalidOptionError, match="max_play must be 1–8"):
         cardenvs.make("yukushi-v0", max_play=0)
-    with pytest.raises(InvalidOptionError, match="leader must be None or a seat 0..3"):
+    with pytest.raises(InvalidOptionError, match=r"leader must be None or a seat 0\.\.3"):
         cardenvs.make("yukushi-v0", leader=4)
     with pytest.raises(InvalidOptionError, match="deck exactly"):
         game(["2 2", "3", "4", "5"])

@@ -20,7 +20,10 @@ def test_tie_goes_to_the_caller_nearest_clockwise_from_the_owner() -> None:
     act(g, "pass")  # player 1's action, void
     assert kinds(g, mark) == [("window", None), ("challenge", 2)]
     assert g.events.of_kind("window")[-1]["public"] == {
-        "model": "A", "eligible": [1, 2, 3], "decided": [1, 2, 3], "challengers": [2, 3],
+        "model": "A",
+        "eligible": [1, 2, 3],
+        "decided": [1, 2, 3],
+        "challengers": [2, 3],
     }
 
 

@@ -82,7 +82,11 @@ def test_the_seeds_worked_example_step_by_step() -> None:
     assert kinds(g, mark) == [("window", None), ("challenge", C)]
     assert g.events.of_kind("window")[-1]["public"]["challengers"] == [C]
     assert g.events.of_kind("challenge")[-1]["public"] == {
-        "owner": A, "revealed": ["10"], "lie": True, "taker": A, "pile_size": 1,
+        "owner": A,
+        "revealed": ["10"],
+        "lie": True,
+        "taker": A,
+        "pile_size": 1,
     }
     assert hand(g, A) == "10 Q Q Q Q K" and g.current_player == C and g.leading
     # 31–34: C "5 が 1 枚"; A "5 が 1 枚" (a K); C, holding the four 5s, calls before B acts.
