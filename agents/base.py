@@ -56,3 +56,26 @@ class Policy(ABC):
     def view(self, observation: Mapping[str, np.ndarray], feature: str) -> np.ndarray:
         """One named feature group of the observation vector."""
         return observation["observation"][self.context.layout[feature]]
+
+
+class PlanningPolicy(Policy):
+    """A policy that chooses a whole composite move at once (``plan`` holds its remaining action ids) and plays
+    it out over the sub-steps; a plan the mask no longer allows is dropped."""
+
+    def __init__(self, context: PolicyContext, seed: int | None = None):
+        super().__init__(context, seed)
+        self.plan: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.plan = []
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        if self.plan and observation["action_mask"][self.plan[0]]:
+            return self.plan.pop(0)
+        self.plan = []
+        return self.decide(observation)
+
+    @abstractmethod
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
+        """A legal action id at a decision the plan does not cover (it may set ``plan`` for what follows)."""

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from agents.base import PlanningPolicy, PolicyContext
 from agents.bluffing import claim_truth_probability, latest_claim
 
 MAX_PLAY = 3
 
 
-class VerishRuleBot(Policy):
+class VerishRuleBot(PlanningPolicy):
     """Truthful when possible, bluffs when forced, challenges impossible or unlikely claims."""
 
     name = "verish_ne_verish/rule"
@@ -32,21 +32,13 @@ class VerishRuleBot(Policy):
         super().__init__(context, seed)
         self.challenge_threshold = challenge_threshold
         self.forced_bluff_threshold = forced_bluff_threshold
-        self.plan: list[int] = []
         a = context.actions
         self.CHALLENGE = a["challenge"].offset
         self.DONE = a["done"].offset
         self.declare, self.pick, self.discard, self.keep = a["declare"], a["pick"], a["discard_quad"], a["keep_quads"]
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if self.plan and mask[self.plan[0]]:
-            return self.plan.pop(0)
-        self.plan = []
         phase = int(np.argmax(self.view(observation, "phase")))
         if phase == 0:  # quads: always shed them
             quads = [k for k in range(self.discard.size) if mask[self.discard[k]]]

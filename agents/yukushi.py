@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from agents.base import PlanningPolicy, PolicyContext
 from agents.bluffing import claim_truth_probability, latest_claim
 
 Style = Literal["honest", "bluffer", "counter"]
@@ -41,7 +41,7 @@ STYLES: dict[str, StyleParams] = {
 }
 
 
-class YukushiBot(Policy):
+class YukushiBot(PlanningPolicy):
     """A Yukushi player of one :data:`STYLES` style."""
 
     def __init__(self, context: PolicyContext, seed: int | None = None, style: Style = "counter"):
@@ -55,17 +55,9 @@ class YukushiBot(Policy):
         self.CHALLENGE, self.DECLINE, self.PASS = a["challenge"].offset, a["decline"].offset, a["pass"].offset
         self.DONE = a["done"].offset
         self.declare, self.pick, self.count = a["declare"], a["pick"], a["count"]
-        self.plan: list[int] = []
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
-        if self.plan and mask[self.plan[0]]:
-            return self.plan.pop(0)
-        self.plan = []
         phase = int(np.argmax(self.view(observation, "phase")))
         if phase == WINDOW:
             return self.CHALLENGE if self._should_call(observation) else self.DECLINE

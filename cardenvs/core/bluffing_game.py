@@ -9,6 +9,7 @@ rewards hand-over and card conservation. The game keeps its own turn order, wind
 from __future__ import annotations
 
 import copy
+from abc import abstractmethod
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, Self
@@ -17,7 +18,7 @@ import numpy as np
 
 from cardenvs.core.bluffing import ChallengeOutcome, ClaimTable, Play
 from cardenvs.core.cards import RANK_TEXT, Deck, rank_index, rank_of
-from cardenvs.core.engine import OptionsT, RulesEngine
+from cardenvs.core.engine import TERMINAL, OptionsT, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 
@@ -72,6 +73,9 @@ class BluffingGame(RulesEngine[OptionsT]):
 
     CALL = "challenge"
     """How the game's challenge call is written in renders (ネ・ベリシ, ゆくし)."""
+    PICK: int
+    """First id of the ``pick`` block (set by the game from its action table)."""
+    DONE: int
 
     def _init_deck(self, deck: Deck) -> None:
         self.deck = deck
@@ -162,6 +166,41 @@ class BluffingGame(RulesEngine[OptionsT]):
         self.out[seat] = True
         self.exit_order.append(seat)
         self.events.add("out", seat, public={"place": len(self.exit_order)})
+
+    # ------------------------------------------------------------------ masks and reasons
+    def illegal_reason(self, action: int) -> str | None:
+        if not 0 <= action < self.actions.size:
+            return f"action ids are 0..{self.actions.size - 1}"
+        if self.current_player == TERMINAL:
+            return "the game is over"
+        if self.legal_mask()[action]:
+            return None
+        return self._why_illegal(action)
+
+    @abstractmethod
+    def _why_illegal(self, action: int) -> str:
+        """Why the in-range action ``action`` is not legal now (the game is not over)."""
+
+    def _mask_picks(self, mask: np.ndarray) -> np.ndarray:
+        """Set the ``pick`` ids the player to act may take next, and ``done`` once a card is picked."""
+        t = self.table
+        for k in t.pickable(self.current_player):
+            mask[self.PICK + k] = 1
+        if t.building_count:
+            mask[self.DONE] = 1
+        return mask
+
+    def _pick_reason(self, action: int) -> str:
+        """Why a ``pick`` or ``done`` id is illegal while a play is being built."""
+        t = self.table
+        if action == self.DONE:
+            return "a play needs at least one card"
+        k = action - self.PICK
+        if t.building_count >= t.max_play:
+            return f"a play has at most {t.max_play} cards"
+        if k < t.building_min:
+            return f"cards are picked in non-decreasing rank order (last pick was {self.rank_labels[t.building_min]})"
+        return f"no unpicked {self.rank_labels[k]} in hand"
 
     # ------------------------------------------------------------------ protocol parts
     def clone(self) -> Self:

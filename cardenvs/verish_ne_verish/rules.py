@@ -169,19 +169,9 @@ class VerishGame(BluffingGame[VerishOptions]):
             return mask
         if not self.leading and t.building_count == 0:
             mask[self.CHALLENGE] = 1
-        for k in t.pickable(seat):
-            mask[self.PICK + k] = 1
-        if t.building_count:
-            mask[self.DONE] = 1
-        return mask
+        return self._mask_picks(mask)
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.actions.size:
-            return f"action ids are 0..{self.actions.size - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         t, a = self.table, action
         if self.quad_queue:
             return "the player must first decide which quads to discard (discard_quad or keep_quads)"
@@ -197,14 +187,7 @@ class VerishGame(BluffingGame[VerishOptions]):
             return "declaring a rank whose quad was discarded is forbidden (forbid_discarded_rank)"
         if self.leading and t.building_rank < 0:
             return "the round's first player must declare a rank first"
-        if a == self.DONE:
-            return "a play needs at least one card"
-        k = a - self.PICK
-        if t.building_count >= MAX_PLAY:
-            return f"a play has at most {MAX_PLAY} cards"
-        if k < t.building_min:
-            return f"cards are picked in non-decreasing rank order (last pick was {self.rank_labels[t.building_min]})"
-        return f"no unpicked {self.rank_labels[k]} in hand"
+        return self._pick_reason(a)
 
     def _apply(self, action: int) -> None:
         seat, t = self.current_player, self.table

@@ -136,19 +136,9 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         if self.counts and t.building_declared_count < 0:
             mask[self.COUNT : self.COUNT + len(self.counts)] = 1
             return mask
-        for k in t.pickable(seat):
-            mask[self.PICK + k] = 1
-        if t.building_count:
-            mask[self.DONE] = 1
-        return mask
+        return self._mask_picks(mask)
 
-    def illegal_reason(self, action: int) -> str | None:
-        if not 0 <= action < self.actions.size:
-            return f"action ids are 0..{self.actions.size - 1}"
-        if self.current_player == TERMINAL:
-            return "the game is over"
-        if self.legal_mask()[action]:
-            return None
+    def _why_illegal(self, action: int) -> str:
         phase, t, a = self.phase(), self.table, action
         if phase == WINDOW:
             return "in a challenge window the only choices are challenge (ゆくし) and decline"
@@ -180,14 +170,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             return "the lead must name the rank first"
         if self.counts and t.building_declared_count < 0:
             return "declare the count first (allow_count_mismatch)"
-        if a == self.DONE:
-            return "a play needs at least one card"
-        k = a - self.PICK
-        if t.building_count >= self.options.max_play:
-            return f"a play has at most {self.options.max_play} cards (max_play)"
-        if k < t.building_min:
-            return f"cards are picked in non-decreasing rank order (last pick was {self.rank_labels[t.building_min]})"
-        return f"no unpicked {self.rank_labels[k]} in hand"
+        return self._pick_reason(a)
 
     def _apply(self, action: int) -> None:
         seat, t = self.current_player, self.table
