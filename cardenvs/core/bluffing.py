@@ -235,7 +235,7 @@ class ClaimTable:
         first id of the declared-count block, for a move with a ``declared_count`` not yet declared)."""
         cards, nb = move.cards, self.building_count
         built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k]))) if nb else ()
-        if cards[:nb] != built or any(a > b for a, b in itertools.pairwise(cards)):
+        if cards[:nb] != built or list(cards) != sorted(cards):
             raise ValueError(f"{move} does not extend the cards already picked {built} in rank order")
         ids = [declare_id0 + move.declared_rank] if self.building_rank < 0 and self.claim_rank < 0 else []
         if move.declared_count is not None and self.building_declared_count < 0:

@@ -29,16 +29,17 @@ DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
     default_max_steps=_default_max_steps,
     num_players=_num_players,
     variants=(
-        *({"num_players": n} for n in (2, 3, 4, 8)),
-        {"num_players": 3, "challenge_model": "B"},
+        # Every player count and window model; max_play stays small where legal_moves() is enumerated a lot
+        # (the kit lists every complete move at every decision: 30,927 for a lead with max_play=4).
+        *({"num_players": n} for n in (2, 4, 8)),
         {"num_players": 8, "challenge_model": "B"},
         {"num_players": 3, "challenge_model": "C"},
-        {"num_players": 8, "challenge_model": "C"},
+        {"num_players": 7, "challenge_model": "C"},
         {"num_players": 5, "play_to_ranking": True},
         {"num_players": 4, "allow_count_mismatch": True, "max_play": 2},
         {"num_players": 3, "challenge_model": "B", "allow_count_mismatch": True, "max_play": 3},
         {"num_players": 6, "window_before_flush": False, "forbid_exhausted_rank": True},
-        {"num_players": 3, "n_games": 2, "deal_from": "dealer", "max_play": 6},
+        {"num_players": 3, "n_games": 2, "deal_from": "dealer", "max_play": 3},
     ),
     benchmark_options={"num_players": 8},
 )

@@ -208,6 +208,8 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         return moves
 
     def move_actions(self, move: Hashable) -> list[int]:
+        if type(move) is ClaimMove:  # the most frequent, first
+            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
         if isinstance(move, Challenge):
             return [self.CHALLENGE]
         if isinstance(move, Decline):

@@ -201,3 +201,12 @@ def test_clone_is_independent() -> None:
     act(copy, "pass")
     assert g.window is not None and g.window.challengers == [] and g.table.pile_size == 1
     assert copy.table.pile_size == 0 and len(copy.events) > len(g.events)
+
+
+def test_plays_of_more_than_four_cards_are_always_lies() -> None:
+    g = game(leader=0, max_play=6)
+    build(g, "5 6 7 8 9", declare="5")  # five cards: never four 5s... nor five
+    window(g)
+    act(g, "challenge")
+    assert g.events.of_kind("challenge")[-1]["public"]["lie"] is True
+    assert g.table.hand_sizes[0] == 13 and g.current_player == 1
