@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 ChallengeModel = Literal["A", "B", "C"]
 CHALLENGE_MODELS: tuple[ChallengeModel, ...] = ("A", "B", "C")
 
@@ -53,6 +55,8 @@ class ChallengeWindow:
     decided: list[int] = field(default_factory=list)
     challengers: list[int] = field(default_factory=list)
     num_players: int = 0
+    eligible_mask: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+    """``eligible`` as a 0/1 vector over the seats (for observations)."""
 
     @classmethod
     def open(
@@ -74,7 +78,7 @@ class ChallengeWindow:
             queue = []
         else:
             queue = list(eligible)
-        return cls(model, owner, turn, eligible, queue, num_players=n)
+        return cls(model, owner, turn, eligible, queue, num_players=n, eligible_mask=_mask(eligible, n))
 
     def copy(self) -> ChallengeWindow:
         """An independent copy."""
@@ -87,11 +91,16 @@ class ChallengeWindow:
             list(self.decided),
             list(self.challengers),
             self.num_players,
+            self.eligible_mask,
         )
 
     @property
     def flush_point(self) -> bool:
         return self.turn == self.owner
+
+    def decided_mask(self) -> np.ndarray:
+        """``decided`` as a 0/1 vector over the seats (model B's public declines)."""
+        return _mask(self.decided, self.num_players)
 
     @property
     def asking(self) -> int:
@@ -133,3 +142,9 @@ class ChallengeWindow:
             "decided": clockwise_after(self.owner, self.decided, self.num_players),
             "challengers": clockwise_after(self.owner, self.challengers, self.num_players),
         }
+
+
+def _mask(seats: Sequence[int], num_players: int) -> np.ndarray:
+    mask = np.zeros(num_players, dtype=np.float32)
+    mask[list(seats)] = 1.0
+    return mask

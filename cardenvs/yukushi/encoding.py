@@ -62,31 +62,31 @@ def encode(game: YukushiGame, me: int) -> np.ndarray:
     decider = game.current_player
     table.encode(obs, layout, me, decider)
     order = table.orders[me]
-    if not game.options.counts_public:
+    counts_public = game.counts_public
+    if not counts_public:
         for name in HIDDEN_COUNT_GROUPS:
             obs[s[name]] = 0.0
         obs[o["hand_sizes"]] = table.hand_sizes[me]
     if table.plays:
         obs[o["declared_count"]] = table.plays[-1].declared_count
         obs[o["pile_declared"]] = game.pile_declared
-    if decider == me and table.building_declared_count > 0:
-        obs[o["building_count"] + table.building_declared_count - 1] = 1.0
     if decider >= 0:
         obs[o["turn"] + (game.turn - me) % n] = 1.0
+        if decider == me:
+            obs[o["phase"] + game.phase()] = 1.0
+            if table.building_declared_count > 0:
+                obs[o["building_count"] + table.building_declared_count - 1] = 1.0
     obs[o["passes"]] = game.passes
     window = game.window
     if window is not None:
-        for seat in window.eligible:
-            obs[o["window_eligible"] + (seat - me) % n] = 1.0
-        if window.model == "B":
-            for seat in window.decided:
-                obs[o["window_declined"] + (seat - me) % n] = 1.0
-    if game.options.counts_public:
-        obs[o["flushed_unseen"]] = game.flushed_total - game.flushed_counts[me]
-    obs[o["flushed_mine"]] = game.flushed_counts[me]
-    out = game.out
-    obs[s["out"]] = [out[k] for k in order]
-    if decider == me:
-        obs[o["phase"] + game.phase()] = 1.0
+        obs[s["window_eligible"]] = window.eligible_mask[order]
+        if window.model == "B" and window.decided:
+            obs[s["window_declined"]] = window.decided_mask()[order]
+    mine = game.flushed_counts[me]
+    if counts_public:
+        obs[o["flushed_unseen"]] = game.flushed_total - mine
+    obs[o["flushed_mine"]] = mine
+    if game.exit_order:
+        obs[s["out"]] = np.asarray(game.out, dtype=np.float32)[order]
     encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
     return obs

@@ -57,6 +57,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         self.DONE = a["done"].offset
         self.COUNT = a["count"].offset
         self.counts = tuple(range(1, options.max_play + 1)) if options.allow_count_mismatch else ()
+        self.counts_public = options.counts_public
         self.events = EventLog()
         self.match_points = np.zeros(self.num_players, dtype=np.float64)
         self.games_played = 0
