@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Self
 
@@ -21,6 +21,7 @@ from cardenvs.core.cards import RANK_TEXT, Deck, rank_index, rank_of
 from cardenvs.core.engine import TERMINAL, OptionsT, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
+from cardenvs.core.layout import ActionTable
 
 
 @cache
@@ -69,13 +70,36 @@ class BluffingGame(RulesEngine[OptionsT]):
     table: ClaimTable
     out: list[bool]
     exit_order: list[int]
+    match_points: np.ndarray
+    games_played: int
     _rewards: np.ndarray | None
 
-    CALL = "challenge"
-    """How the game's challenge call is written in renders (ネ・ベリシ, ゆくし)."""
+    # The ``challenge`` id, the first ids of the ``declare`` and ``pick`` blocks and the ``done`` id
+    # (set by :meth:`_init_claim_actions` from the game's action table).
+    CHALLENGE: int
+    DECLARE: int
     PICK: int
-    """First id of the ``pick`` block (set by the game from its action table)."""
     DONE: int
+
+    def _init_common(self, options: OptionsT, rng: np.random.Generator, num_players: int, deck: Deck) -> None:
+        """Set-up every bluffing engine shares: options, RNG, players, deck, event log, match points."""
+        self.options = options
+        self.rng = rng
+        self.num_players = num_players
+        self._init_deck(deck)
+        self.events = EventLog()
+        self.match_points = np.zeros(num_players, dtype=np.float64)
+        self.games_played = 0
+        self._rewards = None
+
+    def _init_claim_actions(self, actions: ActionTable) -> ActionTable:
+        """Take the game's action table and the ids of its ``challenge``, ``declare``, ``pick`` and ``done``."""
+        self.actions = actions
+        self.CHALLENGE = actions["challenge"].offset
+        self.DECLARE = actions["declare"].offset
+        self.PICK = actions["pick"].offset
+        self.DONE = actions["done"].offset
+        return actions
 
     def _init_deck(self, deck: Deck) -> None:
         self.deck = deck
@@ -189,6 +213,19 @@ class BluffingGame(RulesEngine[OptionsT]):
         if t.building_count:
             mask[self.DONE] = 1
         return mask
+
+    def _build_step(self, action: int, commit: Callable[[int], None]) -> None:
+        """Apply a ``declare``, ``pick`` or ``done`` id to the play under construction; ``commit(seat)`` places it
+        once it is finished (``done``, or no further pick possible)."""
+        t, seat = self.table, self.current_player
+        if action < self.PICK:
+            t.building_rank = action - self.DECLARE
+        elif action < self.DONE:
+            t.pick(action - self.PICK)
+            if not t.can_pick(seat):
+                commit(seat)
+        else:
+            commit(seat)
 
     def _pick_reason(self, action: int) -> str:
         """Why a ``pick`` or ``done`` id is illegal while a play is being built."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cardenvs.core.engine import TERMINAL
 from cardenvs.core.seating import agent_name
 
 if TYPE_CHECKING:
@@ -33,28 +35,49 @@ def table_lines(game: BluffingGame[Any]) -> list[str]:
     return lines
 
 
-def describe_bluffing_event(event: dict[str, Any], call: str) -> str | None:
-    """The moves common to the bluffing games in words (``call``: the game's challenge word), else ``None``."""
+def footer_lines(game: BluffingGame[Any], describe: Callable[[dict[str, Any]], str]) -> list[str]:
+    """The latest event in words and, once the match is over, the match points."""
+    lines = []
+    if game.events.events:
+        lines.append("Last event: " + describe(game.events.events[-1]))
+    if game.current_player == TERMINAL:
+        lines.append(f"Match points: {[round(x, 3) for x in game.match_points.tolist()]}")
+    return lines
+
+
+def _challenge_text(who: str, pub: dict[str, Any], call: str) -> str:
+    verdict = "a lie" if pub["lie"] else "true"
+    taken = f"{pub['pile_size']} cards" if "pile_size" in pub else "the pile"
+    return (
+        f"{who} said {call} to {agent_name(pub['owner'])}: {' '.join(pub['revealed'])} — {verdict}; "
+        f"{agent_name(pub['taker'])} takes {taken}"
+    )
+
+
+_EVENT_TEXT: dict[str, Callable[[str, dict[str, Any], str], str]] = {
+    "play": lambda who, pub, _: (
+        f"{who} placed {pub.get('count', pub.get('declared_count'))} card(s) claiming " + pub["claim"]
+    ),
+    "challenge": _challenge_text,
+    "out": lambda who, pub, _: f"{who} is out (place {pub['place']})",
+    "pass": lambda who, _pub, _call: f"{who} passed",
+    "flush": lambda who, _pub, _call: f"the pile of {who} was flushed unseen",
+    "window": lambda _who, pub, call: (
+        "challenge window closed: "
+        + (", ".join(agent_name(s) for s in pub["challengers"]) or "nobody")
+        + f" called {call}"
+    ),
+}
+
+
+EventText = Callable[[str, dict[str, Any], str], str]
+"""``(who, public part, call word) -> text`` for one kind of event."""
+
+
+def describe_bluffing_event(event: dict[str, Any], call: str, own: dict[str, EventText] | None = None) -> str:
+    """One event in words: the game's ``own`` kinds, else the moves common to the bluffing games (``call``: the
+    game's challenge word), else the raw public part."""
+    kind, pub = event["kind"], event["public"]
     who = agent_name(event["player"]) if event["player"] is not None else ""
-    pub = event["public"]
-    kind = event["kind"]
-    if kind == "play":
-        count = pub.get("count", pub.get("declared_count"))
-        return f"{who} placed {count} card(s) claiming {pub['claim']}"
-    if kind == "challenge":
-        verdict = "a lie" if pub["lie"] else "true"
-        taken = f"{pub['pile_size']} cards" if "pile_size" in pub else "the pile"
-        return (
-            f"{who} said {call} to {agent_name(pub['owner'])}: {' '.join(pub['revealed'])} — {verdict}; "
-            f"{agent_name(pub['taker'])} takes {taken}"
-        )
-    if kind == "out":
-        return f"{who} is out (place {pub['place']})"
-    if kind == "pass":
-        return f"{who} passed"
-    if kind == "flush":
-        return f"the pile of {who} was flushed unseen"
-    if kind == "window":
-        callers = ", ".join(agent_name(s) for s in pub["challengers"]) or "nobody"
-        return f"challenge window closed: {callers} called {call}"
-    return None
+    text = (own or {}).get(kind) or _EVENT_TEXT.get(kind)
+    return text(who, pub, call) if text is not None else f"{kind} {who} {pub}"

@@ -17,8 +17,7 @@ from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewar
 from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.events import EventLog
-from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.options import require
 from cardenvs.core.seating import next_seat
 from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
@@ -73,26 +72,14 @@ class VerishGame(BluffingGame[VerishOptions]):
         self._deal_from_deck()
 
     def _setup(self, options: VerishOptions, rng: np.random.Generator) -> None:
-        self.options = options
-        self.rng = rng
-        self.num_players = options.num_players
         deck = options.deck
-        self._init_deck(deck)
+        self._init_common(options, rng, options.num_players, deck)
         self.layout: ObservationLayout = observation_layout(
             self.num_players, self.num_ranks, deck.size, options.n_games
         )
-        self.actions: ActionTable = action_table(self.rank_labels)
-        a = self.actions
-        self.CHALLENGE = a["challenge"].offset
-        self.DECLARE = a["declare"].offset
-        self.PICK = a["pick"].offset
-        self.DONE = a["done"].offset
+        a = self._init_claim_actions(action_table(self.rank_labels))
         self.DISCARD = a["discard_quad"].offset
         self.KEEP = a["keep_quads"].offset
-        self.events = EventLog()
-        self.match_points = np.zeros(self.num_players, dtype=np.float64)
-        self.games_played = 0
-        self._rewards: np.ndarray | None = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -190,7 +177,7 @@ class VerishGame(BluffingGame[VerishOptions]):
         return self._pick_reason(a)
 
     def _apply(self, action: int) -> None:
-        seat, t = self.current_player, self.table
+        seat = self.current_player
         if self.quad_queue:
             if action == self.KEEP:
                 self._end_quad_decision()
@@ -202,14 +189,8 @@ class VerishGame(BluffingGame[VerishOptions]):
                     self._end_quad_decision()
         elif action == self.CHALLENGE:
             self._challenge(seat)
-        elif action < self.PICK:
-            t.building_rank = action - self.DECLARE
-        elif action < self.DONE:
-            t.pick(action - self.PICK)
-            if not t.can_pick(seat):
-                self._commit(seat)
         else:
-            self._commit(seat)
+            self._build_step(action, self._commit)
 
     def legal_moves(self) -> list[Hashable]:
         seat = self.current_player

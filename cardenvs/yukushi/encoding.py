@@ -55,38 +55,48 @@ def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> Obs
 def encode(game: YukushiGame, me: int) -> np.ndarray:
     """Player ``me``'s observation vector."""
     layout = game.layout
-    s, o = layout.slices, layout.offsets
     obs = np.zeros(layout.size, dtype=np.float32)
+    game.table.encode(obs, layout, me, game.current_player)
+    order = game.table.orders[me]
+    _encode_counts(game, me, obs)
+    _encode_turn(game, me, obs, order)
+    if game.exit_order:
+        obs[layout.slices["out"]] = np.asarray(game.out, dtype=np.float32)[order]
+    encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
+    return obs
+
+
+def _encode_counts(game: YukushiGame, me: int, obs: np.ndarray) -> None:
+    """Declared counts, flushed cards, and (under allow_count_mismatch) the hiding of physical counts."""
+    s, o = game.layout.slices, game.layout.offsets
     table = game.table
-    n = game.num_players
-    decider = game.current_player
-    table.encode(obs, layout, me, decider)
-    order = table.orders[me]
-    counts_public = game.counts_public
-    if not counts_public:
+    if not game.counts_public:
         for name in HIDDEN_COUNT_GROUPS:
             obs[s[name]] = 0.0
         obs[o["hand_sizes"]] = table.hand_sizes[me]
     if table.plays:
         obs[o["declared_count"]] = table.plays[-1].declared_count
         obs[o["pile_declared"]] = game.pile_declared
+    mine = game.flushed_counts[me]
+    if game.counts_public:
+        obs[o["flushed_unseen"]] = game.flushed_total - mine
+    obs[o["flushed_mine"]] = mine
+
+
+def _encode_turn(game: YukushiGame, me: int, obs: np.ndarray, order: np.ndarray) -> None:
+    """Whose turn it is, passes, my decision's phase and declared count, and the open window's public part."""
+    s, o = game.layout.slices, game.layout.offsets
+    decider = game.current_player
     if decider >= 0:
-        obs[o["turn"] + (game.turn - me) % n] = 1.0
+        obs[o["turn"] + (game.turn - me) % game.num_players] = 1.0
         if decider == me:
             obs[o["phase"] + game.phase()] = 1.0
-            if table.building_declared_count > 0:
-                obs[o["building_count"] + table.building_declared_count - 1] = 1.0
+            declared = game.table.building_declared_count
+            if declared > 0:
+                obs[o["building_count"] + declared - 1] = 1.0
     obs[o["passes"]] = game.passes
     window = game.window
     if window is not None:
         obs[s["window_eligible"]] = window.eligible_mask[order]
         if window.model == "B" and window.decided:
             obs[s["window_declined"]] = window.decided_mask()[order]
-    mine = game.flushed_counts[me]
-    if counts_public:
-        obs[o["flushed_unseen"]] = game.flushed_total - mine
-    obs[o["flushed_mine"]] = mine
-    if game.exit_order:
-        obs[s["out"]] = np.asarray(game.out, dtype=np.float32)[order]
-    encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
-    return obs

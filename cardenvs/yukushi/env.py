@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from pettingzoo.utils import OrderEnforcingWrapper
@@ -17,17 +18,13 @@ def _default_max_steps(options: YukushiOptions) -> int:
     return 1000 * options.num_players * options.n_games
 
 
-def _num_players(options: YukushiOptions) -> int:
-    return options.num_players
-
-
 DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
     name="yukushi",
     version=0,
     options_type=YukushiOptions,
     new_game=YukushiGame,
     default_max_steps=_default_max_steps,
-    num_players=_num_players,
+    num_players=attrgetter("num_players"),
     variants=(
         # Every player count and window model; max_play stays small where legal_moves() is enumerated a lot
         # (the kit lists every complete move at every decision: 30,927 for a lead with max_play=4).

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardenvs.core.bluffing_render import describe_bluffing_event, table_lines
-from cardenvs.core.engine import TERMINAL
+from cardenvs.core.bluffing_render import EventText, describe_bluffing_event, footer_lines, table_lines
 from cardenvs.core.seating import agent_name
 
 if TYPE_CHECKING:
@@ -25,21 +24,15 @@ def render(game: YukushiGame) -> str:
         asked = ", ".join(agent_name(s) for s in w.queue) or "-"
         lines.append(f"Window on {agent_name(w.owner)}'s play: still to ask {asked}; calls so far {w.challengers}")
     lines.append(f"Flushed unseen: {game.flushed_total} cards   Passes: {game.passes}")
-    if game.events.events:
-        lines.append("Last event: " + describe_event(game.events.events[-1]))
-    if game.current_player == TERMINAL:
-        lines.append(f"Match points: {[round(x, 3) for x in game.match_points.tolist()]}")
-    return "\n".join(lines)
+    return "\n".join(lines + footer_lines(game, describe_event))
+
+
+_OWN_TEXT: dict[str, EventText] = {
+    "game_over": lambda _who, pub, _call: f"game over: {agent_name(pub['winner'])} wins",
+    "deal": lambda _who, pub, _call: f"deal from {agent_name(pub['leader'])}, who leads",
+}
 
 
 def describe_event(event: dict[str, Any]) -> str:
     """One event in words."""
-    shared = describe_bluffing_event(event, "ゆくし")
-    if shared is not None:
-        return shared
-    pub = event["public"]
-    if event["kind"] == "game_over":
-        return f"game over: {agent_name(pub['winner'])} wins"
-    if event["kind"] == "deal":
-        return f"deal from {agent_name(pub['leader'])}, who leads"
-    return f"{event['kind']} {pub}"
+    return describe_bluffing_event(event, "ゆくし", _OWN_TEXT)

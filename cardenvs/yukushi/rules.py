@@ -20,8 +20,7 @@ from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewar
 from cardenvs.core.cards import STANDARD_52
 from cardenvs.core.challenge import ChallengeWindow
 from cardenvs.core.engine import TERMINAL
-from cardenvs.core.events import EventLog
-from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.seating import next_seat
 from cardenvs.yukushi.actions import Decline, Pass, action_table
 from cardenvs.yukushi.encoding import encode, observation_layout
@@ -34,34 +33,20 @@ DECLARE, DECLARE_COUNT, WINDOW, TURN, PICKING = range(5)
 class YukushiGame(BluffingGame[YukushiOptions]):
     """One Yukushi match (``n_games`` games) from the first deal to the last winner."""
 
-    CALL = "ゆくし"
-
     def __init__(self, options: YukushiOptions, rng: np.random.Generator):
         self._setup(options, rng)
         self.leader = options.leader if options.leader is not None else int(rng.integers(self.num_players))
         self._deal_from_deck()
 
     def _setup(self, options: YukushiOptions, rng: np.random.Generator) -> None:
-        self.options = options
-        self.rng = rng
-        self.num_players = options.num_players
-        self._init_deck(STANDARD_52)
+        self._init_common(options, rng, options.num_players, STANDARD_52)
         self.layout: ObservationLayout = observation_layout(self.num_players, options.max_play, options.n_games)
-        self.actions: ActionTable = action_table(self.rank_labels, options.max_play)
-        a = self.actions
-        self.CHALLENGE = a["challenge"].offset
+        a = self._init_claim_actions(action_table(self.rank_labels, options.max_play))
         self.DECLINE = a["decline"].offset
         self.PASS = a["pass"].offset
-        self.DECLARE = a["declare"].offset
-        self.PICK = a["pick"].offset
-        self.DONE = a["done"].offset
         self.COUNT = a["count"].offset
         self.counts = tuple(range(1, options.max_play + 1)) if options.allow_count_mismatch else ()
         self.counts_public = options.counts_public
-        self.events = EventLog()
-        self.match_points = np.zeros(self.num_players, dtype=np.float64)
-        self.games_played = 0
-        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -182,16 +167,10 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             self._turn_call(seat)
         elif action == self.PASS:
             self._turn_pass(seat)
-        elif action < self.PICK:
-            t.building_rank = action - self.DECLARE
         elif action >= self.COUNT:
             t.building_declared_count = action - self.COUNT + 1
-        elif action < self.DONE:
-            t.pick(action - self.PICK)
-            if not t.can_pick(seat):
-                self._turn_play(seat)
         else:
-            self._turn_play(seat)
+            self._build_step(action, self._turn_play)
 
     def legal_moves(self) -> list[Hashable]:
         seat = self.current_player

@@ -61,6 +61,13 @@ def window(g: YukushiGame, callers: tuple[int, ...] = ()) -> list[int]:
     return asked
 
 
+def all_pass(g: YukushiGame) -> None:
+    """Every other player passes in turn on the latest play (nobody calls in the windows before the turns)."""
+    for _ in range(g.num_players - 1):
+        window(g)
+        act(g, "pass")
+
+
 def hand(g: YukushiGame, seat: int) -> str:
     return g._ranks_text(g.table.hands[seat])
 

@@ -9,7 +9,7 @@ import cardenvs
 from cardenvs.core.errors import IllegalActionError, InvalidOptionError
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
-from tests.yukushi.helpers import FOUR_HANDS, act, build, game, hand, kinds, window
+from tests.yukushi.helpers import FOUR_HANDS, act, all_pass, build, game, hand, kinds, window
 
 SHORT = ["2", "3 3", "4 4 4"]  # players 0–2; player 3 takes the rest of the deck
 HIGH = ("5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -70,9 +70,7 @@ def test_a_caught_lie_with_the_last_cards_is_no_win() -> None:
 def test_flushed_last_cards_go_out_and_the_next_player_leads_in_a_ranking() -> None:
     g = game(short_hands(), leader=0, play_to_ranking=True)
     build(g, "2", declare="2")
-    for _ in range(3):
-        window(g)
-        act(g, "pass")
+    all_pass(g)
     window(g)  # the last window: nobody calls
     assert g.out[0] and g.exit_order == [0] and g.current_player == 1 and g.leading
     # ranking: the game goes on; player 1 (two 3s) plays them truthfully, player 2 calls and takes them
@@ -179,9 +177,7 @@ def test_illegal_actions_say_why() -> None:
 def test_events_and_observation_hide_flushed_cards() -> None:
     g = game(leader=0)
     build(g, "2 2", declare="K")
-    for _ in range(3):
-        window(g)
-        act(g, "pass")
+    all_pass(g)
     window(g)
     flush = g.events.of_kind("flush")[0]
     assert flush["public"] == {"pile_size": 2} and flush["private"] == {0: {"cards": "2 2"}}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cardenvs.core.challenge import ChallengeWindow, clockwise_after, nearest_clockwise
-from tests.yukushi.helpers import act, build, game, kinds, window
+from tests.yukushi.helpers import act, all_pass, build, game, kinds, window
 
 
 def test_tie_goes_to_the_caller_nearest_clockwise_from_the_owner() -> None:
@@ -69,17 +69,13 @@ def test_a_player_who_passed_may_still_call() -> None:
 def test_last_window_before_the_flush_and_the_option_to_skip_it() -> None:
     g = game(leader=0)
     build(g, "2", declare="2")
-    for _ in range(3):
-        window(g)
-        act(g, "pass")
+    all_pass(g)
     assert g.window is not None and g.window.flush_point and g.current_player == 1
     assert window(g, callers=(3,)) == [1, 2, 3]
     assert g.events.of_kind("challenge")[-1]["player"] == 3 and not g.events.of_kind("flush")
     g = game(leader=0, window_before_flush=False)
     build(g, "2", declare="2")
-    for _ in range(3):
-        window(g)
-        act(g, "pass")
+    all_pass(g)
     assert g.events.of_kind("flush") and g.current_player == 0 and g.leading
 
 

@@ -27,20 +27,22 @@ def flushed(g, start: int, owner: int, size: int) -> None:  # type: ignore[no-un
     assert g.table.pile_size == 0 and g.leading and g.current_player == owner
 
 
+def lead_unanswered(g, cards: str, claim: str) -> None:  # type: ignore[no-untyped-def]
+    """A leads ``cards`` claiming ``claim``; B and C pass and nobody calls: the pile is flushed, A leads again."""
+    build(g, cards, declare=claim)
+    mark = len(g.events)
+    pass_round(g, A)
+    flushed(g, mark, A, len(cards.split()))
+
+
 def test_the_seeds_worked_example_step_by_step() -> None:
     g = game(EXAMPLE_HANDS, leader=A)
     assert g.table.hand_sizes == [23, 15, 14] and g.current_player == A and g.leading
     # 1–4: "2 が 4 枚" (really 7 7 8 8); B and C hold no 2 and pass; the pile is flushed unseen; A leads again.
-    build(g, "7 7 8 8", declare="2")
-    mark = len(g.events)
-    pass_round(g, A)
-    flushed(g, mark, A, 4)
+    lead_unanswered(g, "7 7 8 8", "2")
     assert g.events.of_kind("flush")[-1]["private"] == {A: {"cards": "7 7 8 8"}}  # only A knows what went
     # 5–8: the same again (9 9 J J); B hesitates but passes.
-    build(g, "9 9 J J", declare="2")
-    mark = len(g.events)
-    pass_round(g, A)
-    flushed(g, mark, A, 4)
+    lead_unanswered(g, "9 9 J J", "2")
     # 9–12: "2 が 4 枚" a third time, B calls ゆくし: four 2s indeed; B takes the 4 cards, A leads again.
     build(g, "2 2 2 2", declare="2")
     assert window(g) == [C] and g.current_player == B
@@ -68,10 +70,7 @@ def test_the_seeds_worked_example_step_by_step() -> None:
     flushed(g, mark, A, 3)
     assert g.table.hand_sizes == [8, 19, 14]
     # 23–26: "3 が 2 枚" (3 and 4); B winces and passes, C passes: flushed.
-    build(g, "3 4", declare="3")
-    mark = len(g.events)
-    pass_round(g, A)
-    flushed(g, mark, A, 2)
+    lead_unanswered(g, "3 4", "3")
     # 27–30: "3 が 1 枚" (really a 10); B passes; C calls: a lie, A takes its card back and C leads.
     build(g, "10", declare="3")
     assert window(g) == [C] and g.current_player == B
@@ -110,11 +109,8 @@ def test_the_seeds_worked_example_step_by_step() -> None:
     flushed(g, mark, A, 2)
     assert g.events.of_kind("flush")[-1]["private"] == {A: {"cards": "10"}, C: {"cards": "6"}}
     # 40–41: A 6 (a K) ... (the seed elides these steps) flushed; A dumps its 5 the same way.
-    for card, claim in (("K", "6"), ("5", "7")):
-        build(g, card, declare=claim)
-        mark = len(g.events)
-        pass_round(g, A)
-        flushed(g, mark, A, 1)
+    lead_unanswered(g, "K", "6")
+    lead_unanswered(g, "5", "7")
     assert hand(g, A) == "Q Q Q Q"
     # 42–44: "Q を 4 枚", A's last cards; B calls at once; four Qs: B takes them and A is out (the winner).
     build(g, "Q Q Q Q", declare="Q")
