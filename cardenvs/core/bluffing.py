@@ -133,6 +133,8 @@ class ClaimTable:
         """Count declared for the play under construction, where a game declares it apart (-1: not yet)."""
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
+        self.order_lists = [order.tolist() for order in self.orders]
+        self.others = [order[1:] for order in self.orders]
 
     def clone(self) -> ClaimTable:
         """An independent copy (the seat orders and rank totals, never changed, are shared)."""
@@ -308,8 +310,8 @@ class ClaimTable:
             obs[s["my_cards_in_pile"]] = mine_in_pile
             obs[s["pile_by_seat"]] = self.pile_count_by_seat[order]
         sizes = self.hand_sizes
-        obs[s["hand_sizes"]] = [sizes[k] for k in order]
-        obs[s["known_held"]] = self.known_held[me, order[1:]].ravel()
+        obs[s["hand_sizes"]] = [sizes[k] for k in self.order_lists[me]]
+        obs[s["known_held"]] = self.known_held[me, self.others[me]].ravel()
         if to_act >= 0:
             obs[o["to_act"] + (to_act - me) % n] = 1.0
         if to_act == me:
