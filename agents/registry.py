@@ -27,6 +27,8 @@ def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
     from agents.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="thrifty")
+
+
 def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
     from agents.zheng_shang_you import ZsyRuleBot
 
@@ -37,15 +39,29 @@ def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
     from agents.zheng_shang_you import ZsyGreedyBot
 
     return ZsyGreedyBot(context, seed)
+
+
 def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
     from agents.goninkan import KankeiRuleBot
 
     return KankeiRuleBot(context, seed)
 
 
+def _yukushi(style: str) -> PolicyFactory:
+    def factory(context: PolicyContext, seed: int | None) -> Policy:
+        from agents.yukushi import YukushiBot
+
+        return YukushiBot(context, seed, style=style)  # type: ignore[arg-type]
+
+    return factory
+
+
 POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
     "random": (None, RandomPolicy),
     "verish_ne_verish/rule": ("verish_ne_verish", _verish_rule),
+    "yukushi/honest": ("yukushi", _yukushi("honest")),
+    "yukushi/bluffer": ("yukushi", _yukushi("bluffer")),
+    "yukushi/counter": ("yukushi", _yukushi("counter")),
     "kyuuri/rule": ("kyuuri", _kyuuri_rule),
     "kyuuri/thrifty": ("kyuuri", _kyuuri_thrifty),
     "zheng_shang_you/rule": ("zheng_shang_you", _zsy_rule),

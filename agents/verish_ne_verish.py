@@ -8,25 +8,13 @@ many cards of the claimed rank could still be in the claimant's hand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from math import comb
 
 import numpy as np
 
 from agents.base import PlanningPolicy, PolicyContext
+from agents.bluffing import claim_truth_probability, latest_claim
 
 MAX_PLAY = 3
-
-
-def prob_at_least(successes: int, population: int, draws: int, needed: int) -> float:
-    """Hypergeometric P(X >= needed) for ``draws`` cards from ``population`` holding ``successes`` hits."""
-    if needed <= 0:
-        return 1.0
-    draws = min(draws, population)
-    total = comb(population, draws)
-    if total == 0 or needed > min(successes, draws):
-        return 0.0
-    hits = sum(comb(successes, k) * comb(population - successes, draws - k) for k in range(needed, draws + 1))
-    return hits / total
 
 
 class VerishRuleBot(PlanningPolicy):
@@ -80,18 +68,11 @@ class VerishRuleBot(PlanningPolicy):
         return [self.pick[int(fewest[self.rng.integers(len(fewest))])]]
 
     def _should_challenge(self, observation: Mapping[str, np.ndarray], hand: np.ndarray) -> bool:
-        claim = int(np.argmax(self.view(observation, "claim_rank")))
-        count = int(self.view(observation, "last_play_count")[0])
-        owner = int(np.argmax(self.view(observation, "last_play_by")))
-        sizes = self.view(observation, "hand_sizes").astype(int)
-        unseen = self.view(observation, "unseen").astype(int)
-        known = self.view(observation, "known_held").reshape(len(sizes) - 1, -1).astype(int)
-        others_known = sum(int(known[j - 1, claim]) for j in range(1, len(sizes)) if j != owner)
-        possible = int(unseen[claim]) - others_known
-        if count > possible:
+        claim, _, owner = latest_claim(lambda name: self.view(observation, name))
+        p_true = claim_truth_probability(lambda name: self.view(observation, name))
+        if p_true == 0.0:
             return True  # impossible claim
-        population = int(unseen.sum()) - int(known.sum()) + int(known[owner - 1].sum())
-        p_true = prob_at_least(possible, max(population, 1), int(sizes[owner]) + count, count)
+        sizes = self.view(observation, "hand_sizes")
         threshold = self.challenge_threshold
         if hand[claim] == 0:
             threshold = self.forced_bluff_threshold  # otherwise we must lie ourselves

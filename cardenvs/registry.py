@@ -14,6 +14,7 @@ from cardenvs.core.errors import InvalidOptionError
 NAMESPACE = "cardenvs"
 GAMES: dict[str, tuple[int, str]] = {
     "verish_ne_verish": (0, "cardenvs.verish_ne_verish.env"),
+    "yukushi": (0, "cardenvs.yukushi.env"),
     "kyuuri": (0, "cardenvs.kyuuri.env"),
     "zheng_shang_you": (0, "cardenvs.zheng_shang_you.env"),
     "goninkan": (0, "cardenvs.goninkan.env"),

@@ -12,6 +12,7 @@ commits by itself once no further pick is possible (``max_play`` reached or no r
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,23 @@ def claim_feature_groups(num_players: int, num_ranks: int, deck_size: int) -> li
     ]
 
 
+def match_feature_groups(num_players: int, n_games: int) -> list[tuple[str, int, float, str, float]]:
+    """The groups of a match of several games, written by :func:`encode_match`."""
+    return [
+        ("match_points", num_players, n_games, "rewards won so far in this match, per relative seat", -n_games),
+        ("games_left", 1, 1, "share of the match's games still to play, this one included", 0),
+    ]
+
+
+def encode_match(
+    obs: np.ndarray, layout: ObservationLayout, order: np.ndarray, points: np.ndarray, played: int, n_games: int
+) -> None:
+    """Write the match groups: points per relative seat (``order``) and the share of games left."""
+    if n_games > 1:
+        obs[layout.slices["match_points"]] = points[order]
+    obs[layout.offsets["games_left"]] = (n_games - played) / n_games
+
+
 class ClaimTable:
     """Hands, the current face-down pile, the play under construction and certain knowledge of hands."""
 
@@ -100,8 +118,9 @@ class ClaimTable:
         self.pile_by_seat = np.zeros((n, r), dtype=np.int16)
         self.pile_count_by_seat = np.zeros(n, dtype=np.int16)
         self.pile_size = 0
-        self.known_held = np.zeros((n, n, r), dtype=np.int16)
-        """``known_held[o, h, k]``: cards of rank ``k`` that player ``o`` knows for certain ``h`` holds."""
+        self.known_held = np.zeros((n + 1, n, r), dtype=np.int16)
+        """``known_held[o, h, k]``: cards of rank ``k`` that player ``o`` knows for certain ``h`` holds; row ``n``
+        is public knowledge (an onlooker's, who put no cards in the pile)."""
         self.removed_public = np.zeros(r, dtype=np.int16)
         """Cards removed face up (Verish' quads), per rank."""
         self.removed_own = np.zeros((n, r), dtype=np.int16)
@@ -110,8 +129,22 @@ class ClaimTable:
         self.building = np.zeros(r, dtype=np.int16)
         self.building_count = 0
         self.building_min = 0
+        self.building_declared_count = -1
+        """Count declared for the play under construction, where a game declares it apart (-1: not yet)."""
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
+        self.order_lists = [order.tolist() for order in self.orders]
+        self.others = [order[1:] for order in self.orders]
+
+    def clone(self) -> ClaimTable:
+        """An independent copy (the seat orders and rank totals, never changed, are shared)."""
+        new = copy.copy(self)
+        for name in ("hands", "pile_by_seat", "pile_count_by_seat", "known_held", "removed_public", "removed_own"):
+            setattr(new, name, getattr(self, name).copy())
+        new.building = self.building.copy()
+        new.hand_sizes = list(self.hand_sizes)
+        new.plays = [Play(p.seat, p.cards.copy(), p.count, p.declared_rank, p.declared_count) for p in self.plays]
+        return new
 
     # ------------------------------------------------------------------ hands
     def set_hand(self, seat: int, counts: Sequence[int] | np.ndarray) -> None:
@@ -148,29 +181,39 @@ class ClaimTable:
         self.building_count += 1
         self.building_min = rank
 
-    def commit(self, seat: int, declared_rank: int, declared_count: int | None = None) -> Play:
-        """Place the built cards face down as a play claiming ``declared_rank`` (and ``declared_count``)."""
+    def commit(self, seat: int, declared_rank: int, seen_count: int | None = None) -> Play:
+        """Place the built cards face down as a play claiming ``declared_rank`` (and the declared count, if one
+        was declared apart). Others know that ``seen_count`` cards at most left the hand (default: the number
+        placed, which is public unless a game hides it)."""
         cards = self.building.copy()
         count = self.building_count
-        play = Play(seat, cards, count, declared_rank, count if declared_count is None else declared_count)
+        declared = self.building_declared_count
+        play = Play(seat, cards, count, declared_rank, count if declared < 0 else declared)
         self.hands[seat] -= cards
         self.hand_sizes[seat] -= count
-        # Others only know that `count` cards of unknown ranks left the hand.
-        np.maximum(self.known_held[:, seat] - count, 0, out=self.known_held[:, seat])
+        # Others only know that some cards of unknown ranks left the hand.
+        gone = count if seen_count is None else seen_count
+        np.maximum(self.known_held[:, seat] - gone, 0, out=self.known_held[:, seat])
         self.plays.append(play)
         self.claim_rank = declared_rank
         self.pile_by_seat[seat] += cards
         self.pile_count_by_seat[seat] += count
         self.pile_size += count
+        self.clear_building()
+        return play
+
+    def clear_building(self) -> None:
+        """Forget the play under construction (its cards never left the hand)."""
         self.building_rank = -1
         self.building[:] = 0
         self.building_count = 0
         self.building_min = 0
-        return play
+        self.building_declared_count = -1
 
-    def claim_moves(self, seat: int, declarable: Sequence[int]) -> list[ClaimMove]:
+    def claim_moves(self, seat: int, declarable: Sequence[int], counts: Sequence[int] = ()) -> list[ClaimMove]:
         """Every complete claim ``seat`` can still make: completions of the play under construction; when
-        nothing is built yet on a lead, one per rank in ``declarable`` (ignored once a rank is set)."""
+        nothing is built yet on a lead, one per rank in ``declarable`` (ignored once a rank is set). Where a game
+        declares the count apart, one per count in ``counts`` until it is declared."""
         if self.building_rank >= 0:
             ranks: Sequence[int] = (self.building_rank,)
         elif self.claim_rank >= 0:
@@ -182,20 +225,30 @@ class ClaimTable:
         room = self.max_play - self.building_count
         extensions: list[tuple[int, ...]] = [()] if built else []
         extensions.extend(multisets(rest, room, self.building_min))
-        return [ClaimMove(rank, built + ext) for rank in ranks for ext in extensions]
+        if not counts:
+            return [ClaimMove(rank, built + ext) for rank in ranks for ext in extensions]
+        declared = (self.building_declared_count,) if self.building_declared_count >= 0 else counts
+        return [ClaimMove(rank, built + ext, m) for rank in ranks for m in declared for ext in extensions]
 
-    def claim_actions(self, seat: int, move: ClaimMove, declare_id0: int, pick_id0: int, done_id: int) -> list[int]:
-        """Action ids that finish ``move`` from the current state of the play under construction."""
-        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k])))
-        if move.cards[: len(built)] != built or list(move.cards) != sorted(move.cards):
+    def claim_actions(
+        self, seat: int, move: ClaimMove, declare_id0: int, pick_id0: int, done_id: int, count_id0: int = -1
+    ) -> list[int]:
+        """Action ids that finish ``move`` from the current state of the play under construction (``count_id0``:
+        first id of the declared-count block, for a move with a ``declared_count`` not yet declared)."""
+        cards, nb = move.cards, self.building_count
+        built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k]))) if nb else ()
+        if cards[:nb] != built or list(cards) != sorted(cards):
             raise ValueError(f"{move} does not extend the cards already picked {built} in rank order")
         ids = [declare_id0 + move.declared_rank] if self.building_rank < 0 and self.claim_rank < 0 else []
-        ids.extend(pick_id0 + k for k in move.cards[len(built) :])
-        counts = np.bincount(move.cards, minlength=self.num_ranks)
-        hand = self.hands[seat]
-        last = move.cards[-1]
-        if len(move.cards) < self.max_play and any(hand[k] > counts[k] for k in range(last, self.num_ranks)):
-            ids.append(done_id)
+        if move.declared_count is not None and self.building_declared_count < 0:
+            ids.append(count_id0 + move.declared_count - 1)
+        ids.extend(pick_id0 + k for k in cards[nb:])
+        if len(cards) < self.max_play:
+            # `done` is needed unless the play commits by itself: no unpicked card of rank >= the last pick.
+            hand = self.hands[seat].tolist()
+            last = cards[-1]
+            if hand[last] > cards.count(last) or any(hand[last + 1 :]):
+                ids.append(done_id)
         return ids
 
     # ------------------------------------------------------------------ resolving the pile
@@ -213,8 +266,11 @@ class ClaimTable:
         pile = self.pile_by_seat.sum(axis=0, dtype=np.int16)
         self.hands[taker] += pile
         self.hand_sizes[taker] += self.pile_size
-        # Everybody saw the revealed cards; each player knows its own cards in the pile.
-        gained = self.pile_by_seat + revealed_play.cards
+        # Everybody saw the revealed cards; each player knows its own cards in the pile; onlookers (row n)
+        # know only the revealed ones.
+        gained = np.empty_like(self.known_held[:, 0])
+        gained[: self.num_players] = self.pile_by_seat + revealed_play.cards
+        gained[self.num_players] = revealed_play.cards
         gained[revealed_play.seat] -= revealed_play.cards
         self.known_held[:, taker] += gained
         self.known_held[taker, taker] = 0
@@ -254,8 +310,8 @@ class ClaimTable:
             obs[s["my_cards_in_pile"]] = mine_in_pile
             obs[s["pile_by_seat"]] = self.pile_count_by_seat[order]
         sizes = self.hand_sizes
-        obs[s["hand_sizes"]] = [sizes[k] for k in order]
-        obs[s["known_held"]] = self.known_held[me, order[1:]].ravel()
+        obs[s["hand_sizes"]] = [sizes[k] for k in self.order_lists[me]]
+        obs[s["known_held"]] = self.known_held[me, self.others[me]].ravel()
         if to_act >= 0:
             obs[o["to_act"] + (to_act - me) % n] = 1.0
         if to_act == me:
@@ -305,6 +361,11 @@ def claim_action_blocks(rank_labels: Sequence[str]) -> list[tuple[str, Sequence[
         ("pick", rank_labels, "put one card of this rank into the play being built (ranks in non-decreasing order)"),
         ("done", [""], "finish the play with the cards picked so far (at least one)"),
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """The move that challenges the latest play (ネ・ベリシ, ゆくし)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,13 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from cardenvs.core.bluffing import ClaimMove, claim_action_blocks
+from cardenvs.core.bluffing import Challenge, ClaimMove, claim_action_blocks
 from cardenvs.core.layout import ActionTable
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    """The move "ネ・ベリシ": challenge the previous play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +31,7 @@ class QuadDecision:
 
 
 VerishMove = ClaimMove | Challenge | QuadDecision
+"""A complete move: a claim, a challenge ("ネ・ベリシ") or a quad decision."""
 
 
 @cache

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardenvs.core.bluffing import claim_feature_groups
+from cardenvs.core.bluffing import claim_feature_groups, encode_match, match_feature_groups
 from cardenvs.core.layout import ObservationLayout
 
 if TYPE_CHECKING:
@@ -26,8 +26,7 @@ def observation_layout(num_players: int, num_ranks: int, deck_size: int, n_games
             ("discarded", num_ranks, 1, "ranks whose four cards were discarded face up"),
             ("out", n, 1, "relative seats that have gone out safely"),
             ("phase", len(PHASES), 1, "(my turn) one-hot: " + ", ".join(PHASES)),
-            ("match_points", n, n_games, "rewards won so far in this match, per relative seat", -n_games),
-            ("games_left", 1, 1, "share of the match's games still to play, this one included"),
+            *match_feature_groups(n, n_games),
         ]
     )
 
@@ -54,7 +53,5 @@ def encode(game: VerishGame, me: int) -> np.ndarray:
         else:
             phase = 3
         obs[o["phase"] + phase] = 1.0
-    if game.options.n_games > 1:
-        obs[s["match_points"]] = game.match_points[order]
-    obs[o["games_left"]] = (game.options.n_games - game.games_played) / game.options.n_games
+    encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
     return obs

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal, Self
 
 import numpy as np
 
 from cardenvs.core.bluffing import ClaimMove, ClaimTable
-from cardenvs.core.cards import RANK_TEXT, SHORT_36, STANDARD_52, Deck, rank_index, rank_of
-from cardenvs.core.engine import TERMINAL, RulesEngine
+from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
+from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
+from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.events import EventLog
-from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.options import require
 from cardenvs.core.seating import next_seat
 from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
@@ -64,29 +63,7 @@ class VerishOptions:
         return SHORT_36 if size == 36 else STANDARD_52
 
 
-@cache
-def _rank_labels(deck: Deck) -> tuple[str, ...]:
-    return tuple(RANK_TEXT[r] for r in deck.ranks())
-
-
-@cache
-def _rank_totals(deck: Deck) -> tuple[int, ...]:
-    counts = deck.rank_counts()
-    return tuple(counts[r] for r in deck.ranks())
-
-
-@cache
-def _local_rank_of_card(deck: Deck) -> tuple[int, ...]:
-    """Index into the deck's ranks of every card id (-1 for cards not in the deck)."""
-    ranks = deck.ranks()
-    return tuple(ranks.index(rank_of(c)) if c in deck.cards else -1 for c in range(52))
-
-
-def _per_rank(labels: Sequence[str], counts: Sequence[int]) -> str:
-    return " ".join(f"{label}:{count}" for label, count in zip(labels, counts, strict=True))
-
-
-class VerishGame(RulesEngine[VerishOptions]):
+class VerishGame(BluffingGame[VerishOptions]):
     """One Verish' ne verish' match (``n_games`` games) from the first deal to the last loser."""
 
     def __init__(self, options: VerishOptions, rng: np.random.Generator):
@@ -95,29 +72,14 @@ class VerishGame(RulesEngine[VerishOptions]):
         self._deal_from_deck()
 
     def _setup(self, options: VerishOptions, rng: np.random.Generator) -> None:
-        self.options = options
-        self.rng = rng
-        self.num_players = options.num_players
         deck = options.deck
-        self.deck = deck
-        self.canonical_ranks = deck.ranks()
-        self.rank_labels = _rank_labels(deck)
-        self.num_ranks = len(self.canonical_ranks)
+        self._init_common(options, rng, options.num_players, deck)
         self.layout: ObservationLayout = observation_layout(
             self.num_players, self.num_ranks, deck.size, options.n_games
         )
-        self.actions: ActionTable = action_table(self.rank_labels)
-        a = self.actions
-        self.CHALLENGE = a["challenge"].offset
-        self.DECLARE = a["declare"].offset
-        self.PICK = a["pick"].offset
-        self.DONE = a["done"].offset
+        a = self._init_claim_actions(action_table(self.rank_labels))
         self.DISCARD = a["discard_quad"].offset
         self.KEEP = a["keep_quads"].offset
-        self.events = EventLog()
-        self.match_points = np.zeros(self.num_players, dtype=np.float64)
-        self.games_played = 0
-        self._rewards = None
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -134,45 +96,20 @@ class VerishGame(RulesEngine[VerishOptions]):
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         game.dealer = dealer
-        counts = [game._counts_from_text(h) for h in hands]
-        if len(counts) != options.num_players:
-            raise InvalidOptionError(f"need {options.num_players} hands, got {len(counts)}")
         aside = game._counts_from_text(set_aside)
-        total = np.sum(counts, axis=0) + aside
-        expected = [game.deck.rank_counts()[r] for r in game.canonical_ranks]
-        if aside.sum() != 1 or list(total) != expected:
-            raise InvalidOptionError(
-                f"the hands plus the set-aside card must be the {game.deck.name} deck exactly: per rank "
-                f"{_per_rank(game.rank_labels, expected)}, got {_per_rank(game.rank_labels, total.tolist())}"
-            )
+        if aside.sum() != 1:
+            raise InvalidOptionError(f"exactly one card is set aside, got {set_aside!r}")
+        counts = game._hands_from_text(hands, aside, "the hands plus the set-aside card")
         game._start_game(counts, aside)
         return game
 
-    def _counts_from_text(self, text: str) -> np.ndarray:
-        counts = np.zeros(self.num_ranks, dtype=np.int16)
-        for token in text.split():
-            canonical = rank_index(token)
-            if canonical not in self.canonical_ranks:
-                raise InvalidOptionError(
-                    f"rank {token!r} is not in the {self.deck.name} deck ({' '.join(self.rank_labels)})"
-                )
-            counts[self.canonical_ranks.index(canonical)] += 1
-        return counts
-
     def _deal_from_deck(self) -> None:
-        local = _local_rank_of_card(self.deck)
-        cards = self.deck.shuffled(self.rng)
-        aside = np.zeros(self.num_ranks, dtype=np.int16)
-        aside[local[cards[0]]] = 1
-        hands = np.zeros((self.num_players, self.num_ranks), dtype=np.int16)
-        n = self.num_players
-        for i, card in enumerate(cards[1:]):
-            hands[(self.dealer + 1 + i) % n, local[card]] += 1
-        self._start_game(list(hands), aside)
+        hands, aside = self._deal_counts((self.dealer + 1) % self.num_players, skip=1)
+        self._start_game(hands, aside)
 
     def _start_game(self, hands: Sequence[np.ndarray], aside: np.ndarray) -> None:
         n = self.num_players
-        self.table = ClaimTable(n, self.num_ranks, _rank_totals(self.deck), MAX_PLAY)
+        self.table = ClaimTable(n, self.num_ranks, rank_totals(self.deck), MAX_PLAY)
         for seat, counts in enumerate(hands):
             self.table.set_hand(seat, counts)
         self.aside = aside
@@ -219,11 +156,7 @@ class VerishGame(RulesEngine[VerishOptions]):
             return mask
         if not self.leading and t.building_count == 0:
             mask[self.CHALLENGE] = 1
-        for k in t.pickable(seat):
-            mask[self.PICK + k] = 1
-        if t.building_count:
-            mask[self.DONE] = 1
-        return mask
+        return self._mask_picks(mask)
 
     def _why_illegal(self, action: int) -> str:
         t, a = self.table, action
@@ -241,17 +174,10 @@ class VerishGame(RulesEngine[VerishOptions]):
             return "declaring a rank whose quad was discarded is forbidden (forbid_discarded_rank)"
         if self.leading and t.building_rank < 0:
             return "the round's first player must declare a rank first"
-        if a == self.DONE:
-            return "a play needs at least one card"
-        k = a - self.PICK
-        if t.building_count >= MAX_PLAY:
-            return f"a play has at most {MAX_PLAY} cards"
-        if k < t.building_min:
-            return f"cards are picked in non-decreasing rank order (last pick was {self.rank_labels[t.building_min]})"
-        return f"no unpicked {self.rank_labels[k]} in hand"
+        return self._pick_reason(a)
 
     def _apply(self, action: int) -> None:
-        seat, t = self.current_player, self.table
+        seat = self.current_player
         if self.quad_queue:
             if action == self.KEEP:
                 self._end_quad_decision()
@@ -263,14 +189,8 @@ class VerishGame(RulesEngine[VerishOptions]):
                     self._end_quad_decision()
         elif action == self.CHALLENGE:
             self._challenge(seat)
-        elif action < self.PICK:
-            t.building_rank = action - self.DECLARE
-        elif action < self.DONE:
-            t.pick(action - self.PICK)
-            if not t.can_pick(seat):
-                self._commit(seat)
         else:
-            self._commit(seat)
+            self._build_step(action, self._commit)
 
     def legal_moves(self) -> list[Hashable]:
         seat = self.current_player
@@ -334,9 +254,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         return copy
 
     def card_multiset(self) -> list[int]:
-        t = self.table
-        counts = t.hands.sum(axis=0) + t.pile_by_seat.sum(axis=0) + self.aside + 4 * self.discarded
-        return [self.canonical_ranks[k] for k in range(self.num_ranks) for _ in range(int(counts[k]))]
+        return self._multiset(self._table_cards() + self.aside + 4 * self.discarded)
 
     def render_text(self) -> str:
         from cardenvs.verish_ne_verish.render import render
@@ -353,14 +271,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         t = self.table
         previous = t.plays[-1].seat if t.plays else -1
         rank = t.building_rank if self.leading else t.claim_rank
-        play = t.commit(seat, rank)
-        self.events.add(
-            "play",
-            seat,
-            public={"count": play.count, "claim": self.rank_labels[rank], "lead": self.leading},
-            private={seat: {"cards": self._ranks_text(play.cards)}},
-            secret={"truthful": play.is_truthful()},
-        )
+        self._log_play(t.commit(seat, rank), self.leading)
         self.leading = False
         if previous >= 0 and t.hand_sizes[previous] == 0:
             self._go_out(previous)  # trusted: the previous player's last play is safe
@@ -368,21 +279,7 @@ class VerishGame(RulesEngine[VerishOptions]):
             self.current_player = next_seat(seat, [h > 0 for h in t.hand_sizes])
 
     def _challenge(self, challenger: int) -> None:
-        t = self.table
-        outcome = t.challenge(challenger)
-        self.events.add(
-            "challenge",
-            challenger,
-            public={
-                "owner": outcome.owner,
-                "revealed": [self.rank_labels[k] for k in outcome.revealed],
-                "lie": outcome.lie,
-                "taker": outcome.taker,
-                "pile_size": outcome.pile_size,
-            },
-        )
-        if not outcome.lie and t.hand_sizes[outcome.owner] == 0:
-            self._go_out(outcome.owner)
+        outcome = self._turn_over(challenger)
         # Lie: the challenger starts. Truthful: the player after the challenger (skipping the empty-handed, A4).
         self.next_starter = challenger if outcome.lie else (challenger + 1) % self.num_players
         if self.options.quad_discard_optional:
@@ -434,11 +331,6 @@ class VerishGame(RulesEngine[VerishOptions]):
         self._advance_quad_queue()
 
     # ------------------------------------------------------------------ end of a game
-    def _go_out(self, seat: int) -> None:
-        self.out[seat] = True
-        self.exit_order.append(seat)
-        self.events.add("out", seat, public={"place": len(self.exit_order)})
-
     def _check_game_over(self) -> bool:
         remaining = [s for s in range(self.num_players) if not self.out[s]]
         if len(remaining) > 1:
@@ -447,7 +339,7 @@ class VerishGame(RulesEngine[VerishOptions]):
         order = [*self.exit_order, loser]
         rewards = self._game_rewards(order)
         self.match_points += rewards
-        self._rewards = rewards if self._rewards is None else self._rewards + rewards
+        self._pay(rewards)
         self.events.add(
             "game_over",
             public={"loser": loser, "order": order, "rewards": rewards.tolist(), "game": self.games_played},
@@ -469,13 +361,5 @@ class VerishGame(RulesEngine[VerishOptions]):
             rewards[:] = 1.0 / (n - 1)
             rewards[order[-1]] = -1.0
         else:
-            for place, seat in enumerate(order):
-                rewards[seat] = (n - 1 - 2 * place) / (n - 1)
+            rewards[:] = ranking_rewards(order, n)
         return rewards
-
-    # ------------------------------------------------------------------ helpers
-    def _seats_from(self, start: int) -> list[int]:
-        return [(start + k) % self.num_players for k in range(self.num_players)]
-
-    def _ranks_text(self, counts: np.ndarray) -> str:
-        return " ".join(self.rank_labels[k] for k in range(self.num_ranks) for _ in range(int(counts[k])))

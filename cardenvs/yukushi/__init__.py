@@ -1,0 +1,7 @@
+"""Yukushi (ゆくし, Okinawan for "lie"): the bluffing game with passes, flushed piles and calls from anyone.
+
+``cardenvs/yukushi-v0``; rules, options, observation and actions: ``docs/games/yukushi.md``. The pure engine is
+:class:`cardenvs.yukushi.rules.YukushiGame` (``from_deal`` builds explicit deals); the claim, pile and
+challenge machinery is shared with Verish' ne verish' (:mod:`cardenvs.core.bluffing`,
+:mod:`cardenvs.core.bluffing_game`, :mod:`cardenvs.core.challenge`).
+"""

@@ -1,0 +1,433 @@
+"""Pure rules engine of Yukushi (ゆくし; spec ``shared/rules/yukushi.md``).
+
+Players ``0..n-1`` sit clockwise and play passes to ``i + 1``. Hands are rank-count vectors (suits never matter).
+The initiative holder leads a *run*: it must play, naming the run's rank; each next player plays 1–``max_play``
+cards claiming that rank, or passes. A play gives the initiative to its owner. When the passes come round to
+the owner the pile is flushed unseen and the owner leads again. Before every turn action (and at the flush
+point) a challenge window (:mod:`cardenvs.core.challenge`) lets players call ゆくし on the latest play.
+One engine plays one match of ``n_games`` games (default 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Self
+
+import numpy as np
+
+from cardenvs.core.bluffing import Challenge, ClaimMove, ClaimTable
+from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
+from cardenvs.core.cards import STANDARD_52
+from cardenvs.core.challenge import ChallengeWindow
+from cardenvs.core.engine import TERMINAL
+from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.seating import next_seat
+from cardenvs.yukushi.actions import Decline, Pass, action_table
+from cardenvs.yukushi.encoding import encode, observation_layout
+from cardenvs.yukushi.options import YukushiOptions
+
+DECLARE, DECLARE_COUNT, WINDOW, TURN, PICKING = range(5)
+"""Decision phases (the encoding's ``phase`` one-hot)."""
+
+
+class YukushiGame(BluffingGame[YukushiOptions]):
+    """One Yukushi match (``n_games`` games) from the first deal to the last winner."""
+
+    def __init__(self, options: YukushiOptions, rng: np.random.Generator):
+        self._setup(options, rng)
+        self.leader = options.leader if options.leader is not None else int(rng.integers(self.num_players))
+        self._deal_from_deck()
+
+    def _setup(self, options: YukushiOptions, rng: np.random.Generator) -> None:
+        self._init_common(options, rng, options.num_players, STANDARD_52)
+        self.layout: ObservationLayout = observation_layout(self.num_players, options.max_play, options.n_games)
+        a = self._init_claim_actions(action_table(self.rank_labels, options.max_play))
+        self.DECLINE = a["decline"].offset
+        self.PASS = a["pass"].offset
+        self.COUNT = a["count"].offset
+        self.counts = tuple(range(1, options.max_play + 1)) if options.allow_count_mismatch else ()
+        self.counts_public = options.counts_public
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def from_deal(
+        cls, options: YukushiOptions, hands: Sequence[str], leader: int = 0, rng: np.random.Generator | None = None
+    ) -> Self:
+        """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"2 2 10 K"``); the
+        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative."""
+        game = cls.__new__(cls)
+        game._setup(options, rng if rng is not None else np.random.default_rng(0))
+        game.leader = leader
+        game._start_game(game._hands_from_text(hands))
+        return game
+
+    def _deal_from_deck(self) -> None:
+        first = self.leader if self.options.deal_from == "leader" else (self.leader - 1) % self.num_players
+        hands, _ = self._deal_counts(first)
+        self._start_game(hands)
+
+    def _start_game(self, hands: Sequence[np.ndarray]) -> None:
+        n = self.num_players
+        self.table = ClaimTable(n, self.num_ranks, rank_totals(self.deck), self.options.max_play)
+        for seat, counts in enumerate(hands):
+            self.table.set_hand(seat, counts)
+        self.out = [False] * n
+        self.exit_order = []
+        self.owner = -1
+        self.turn = self.leader
+        self.passes = 0
+        self.pile_declared = 0
+        self.leading = True
+        self.window: ChallengeWindow | None = None
+        self.flushed_counts = [0] * n
+        self.flushed_total = 0
+        self.events.add(
+            "deal",
+            public={"leader": self.leader, "hand_sizes": list(self.table.hand_sizes), "game": self.games_played},
+            private={s: {"hand": self._ranks_text(self.table.hands[s])} for s in range(n)},
+        )
+        self._start_run(self.leader)
+
+    # ------------------------------------------------------------------ decision points
+    def phase(self) -> int:
+        """The current decision's phase (see :data:`PHASES`)."""
+        t = self.table
+        if self.window is not None and self.window.queue:
+            return WINDOW
+        if self.leading and t.building_rank < 0:
+            return DECLARE
+        if self.counts and t.building_declared_count < 0 and (self.leading or t.building_count == 0):
+            return DECLARE_COUNT if self.leading else TURN
+        if not self.leading and t.building_count == 0 and t.building_declared_count < 0:
+            return TURN
+        return PICKING
+
+    def _legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        seat = self.current_player
+        if seat == TERMINAL:
+            return mask
+        phase, t = self.phase(), self.table
+        if phase == WINDOW:
+            mask[self.CHALLENGE] = mask[self.DECLINE] = 1
+            return mask
+        if phase == DECLARE:
+            for k in self._declarable(seat):
+                mask[self.DECLARE + k] = 1
+            return mask
+        if phase == TURN:
+            mask[self.PASS] = 1
+            if self.window is not None:
+                mask[self.CHALLENGE] = 1
+        if self.counts and t.building_declared_count < 0:
+            mask[self.COUNT : self.COUNT + len(self.counts)] = 1
+            return mask
+        return self._mask_picks(mask)
+
+    def _why_illegal(self, action: int) -> str:
+        phase, t, a = self.phase(), self.table, action
+        if phase == WINDOW:
+            return "in a challenge window the only choices are challenge (ゆくし) and decline"
+        if a == self.DECLINE:
+            return "decline is a choice of challenge windows only; the player to act plays or passes"
+        if a == self.CHALLENGE:
+            if self.leading:
+                return "the pile is empty: there is no play to challenge"
+            if phase != TURN:
+                return "a call replaces the turn action: it is not possible once a play is under way"
+            return f"under challenge_model {self.options.challenge_model} the turn player was asked in the window"
+        if a == self.PASS:
+            return (
+                "the initiative holder must lead: no pass on an empty pile"
+                if self.leading
+                else ("a pass replaces the play: it is not possible once a play is under way")
+            )
+        if self.DECLARE <= a < self.PICK:
+            if not self.leading or t.building_rank >= 0:
+                return "the rank is named once, by the lead; later plays of the run claim the same rank"
+            return "its four cards are publicly known to be in other hands (forbid_exhausted_rank)"
+        if a >= self.COUNT:
+            if not self.counts:
+                return "counts are declared apart only with allow_count_mismatch"
+            if phase == DECLARE:
+                return "the lead names the rank first"
+            return "the count is declared once, before the cards are picked"
+        if phase == DECLARE:
+            return "the lead must name the rank first"
+        if self.counts and t.building_declared_count < 0:
+            return "declare the count first (allow_count_mismatch)"
+        return self._pick_reason(a)
+
+    def _apply(self, action: int) -> None:
+        seat, t = self.current_player, self.table
+        if self.window is not None and self.window.queue:
+            self.window.decide(seat, action == self.CHALLENGE)
+            self._advance_window()
+        elif action == self.CHALLENGE:
+            self._turn_call(seat)
+        elif action == self.PASS:
+            self._turn_pass(seat)
+        elif action >= self.COUNT:
+            t.building_declared_count = action - self.COUNT + 1
+        else:
+            self._build_step(action, self._turn_play)
+
+    def legal_moves(self) -> list[Hashable]:
+        seat = self.current_player
+        if seat == TERMINAL:
+            return []
+        phase = self.phase()
+        if phase == WINDOW:
+            return [Challenge(), Decline()]
+        moves: list[Hashable] = []
+        if phase == TURN:
+            moves.append(Pass())
+            if self.window is not None:
+                moves.append(Challenge())
+        moves.extend(self.table.claim_moves(seat, self._declarable(seat), self.counts))
+        return moves
+
+    def move_actions(self, move: Hashable) -> list[int]:
+        if type(move) is ClaimMove:  # the most frequent, first
+            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+        if isinstance(move, Challenge):
+            return [self.CHALLENGE]
+        if isinstance(move, Decline):
+            return [self.DECLINE]
+        if isinstance(move, Pass):
+            return [self.PASS]
+        if isinstance(move, ClaimMove):
+            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+        raise TypeError(f"not a Yukushi move: {move!r}")
+
+    def move_in_progress(self) -> bool:
+        t = self.table
+        return t.building_rank >= 0 or t.building_count > 0 or t.building_declared_count >= 0
+
+    def observation(self, player: int) -> np.ndarray:
+        return encode(self, player)
+
+    def privileged_state(self) -> dict[str, Any]:
+        t, w = self.table, self.window
+        return {
+            "game": self.games_played,
+            "leader": self.leader,
+            "current_player": self.current_player,
+            "turn": self.turn,
+            "owner": self.owner,
+            "passes": self.passes,
+            "hands": [self._ranks_text(t.hands[s]) for s in range(self.num_players)],
+            "claim": self.rank_labels[t.claim_rank] if t.claim_rank >= 0 else None,
+            "pile": [
+                {"player": p.seat, "cards": self._ranks_text(p.cards), "declared_count": p.declared_count}
+                for p in t.plays
+            ],
+            "building": self._ranks_text(t.building),
+            "window": None if w is None else {**w.public(), "queue": list(w.queue)},
+            "flushed": [self._ranks_text(t.removed_own[s]) for s in range(self.num_players)],
+            "out": list(self.out),
+            "exit_order": list(self.exit_order),
+            "match_points": self.match_points.tolist(),
+        }
+
+    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+        copy = self.clone()
+        t = copy.table
+        flushed_by_others = [t.removed_own[s] for s in range(self.num_players) if s != observer]
+        t.redeal_hidden(observer, copy.current_player, rng, extra=flushed_by_others)
+        copy._mask_cache = None
+        return copy
+
+    def _clone_into(self, new: Self) -> None:
+        if self.window is not None:
+            new.window = self.window.copy()
+
+    def card_multiset(self) -> list[int]:
+        return self._multiset(self._table_cards() + self.table.removed_own.sum(axis=0))
+
+    def render_text(self) -> str:
+        from cardenvs.yukushi.render import render
+
+        return render(self)
+
+    # ------------------------------------------------------------------ turn actions
+    def _declarable(self, seat: int) -> Sequence[int]:
+        if not self.options.forbid_exhausted_rank:
+            return range(self.num_ranks)
+        public = self.table.known_held[self.num_players]
+        elsewhere = public.sum(axis=0) - public[seat]
+        return [k for k in range(self.num_ranks) if elsewhere[k] < 4]
+
+    def _turn_call(self, seat: int) -> None:
+        window = self.window
+        assert window is not None
+        window.decide(seat, True)
+        self._close_window()
+
+    def _turn_pass(self, seat: int) -> None:
+        if self._window_voids_turn(seat):
+            return
+        self.events.add("pass", seat)
+        self.passes += 1
+        self.turn = self._next_active(seat)
+        self._open_window()
+
+    def _turn_play(self, seat: int) -> None:
+        t = self.table
+        if self._window_voids_turn(seat):
+            return
+        lead = self.leading
+        rank = t.building_rank if lead else t.claim_rank
+        seen = None if self.options.counts_public else self.options.max_play
+        play = t.commit(seat, rank, seen)
+        self._log_play(play, lead, self.options.counts_public)
+        self.pile_declared += play.declared_count
+        previous, self.owner = self.owner, seat
+        self.passes = 0
+        self.leading = False
+        if previous >= 0 and t.hand_sizes[previous] == 0:
+            self._go_out(previous)  # G1-a: a play on top makes the previous owner's last play safe
+            if self._check_game_over():
+                return
+        self.turn = self._next_active(seat)
+        self._open_window()
+
+    def _window_voids_turn(self, seat: int) -> bool:
+        """Close the window with the turn player's "no call"; a call by someone else voids the turn action
+        (the cards being built go back to the hand unseen). Returns whether the turn was voided."""
+        window = self.window
+        if window is None:
+            return False
+        window.decide(seat, False)
+        if window.challengers:
+            self.table.clear_building()
+        return self._close_window()
+
+    # ------------------------------------------------------------------ windows, challenges, flushes
+    def _open_window(self) -> None:
+        """The sampling point before ``self.turn``'s action (the flush point if the turn is the owner's)."""
+        self.window = ChallengeWindow.open(
+            self.options.challenge_model,
+            self.owner,
+            self.turn,
+            self._active(),
+            at_flush=self.options.window_before_flush,
+        )
+        if self.window is None:
+            if self.turn == self.owner:
+                self._flush()
+            else:  # nobody may call (cannot happen with two or more players in the game)
+                self.current_player = self.turn
+            return
+        self._advance_window()
+
+    def _advance_window(self) -> None:
+        window = self.window
+        assert window is not None
+        if window.queue:
+            self.current_player = window.asking
+        elif window.resolved or not window.turn_may_challenge:
+            if not self._close_window():
+                self.current_player = self.turn  # model B, nobody called: the turn player plays or passes
+        else:
+            self.current_player = self.turn  # models A and C: the turn action may be a call
+
+    def _close_window(self) -> bool:
+        """Log the closed window and carry out a call or a flush; returns whether either happened."""
+        window = self.window
+        assert window is not None
+        self.window = None
+        self.events.add("window", public=window.public())
+        winner = window.winner()
+        if winner >= 0:
+            self._challenge(winner)
+            return True
+        if window.flush_point:
+            self._flush()
+            return True
+        return False
+
+    def _challenge(self, challenger: int) -> None:
+        owner = self.owner
+        outcome = self._turn_over(challenger, self.options.counts_public)
+        self._end_run()
+        if self._check_game_over():
+            return
+        # Lie: the caller leads. Truth: the owner leads, or the next player in the game if the owner went out.
+        self._start_run(challenger if outcome.lie else self._leader_from(owner))
+
+    def _flush(self) -> None:
+        owner, t = self.owner, self.table
+        size = t.pile_size
+        contributed = t.flush()
+        per_seat = [int(c.sum()) for c in contributed]
+        self.flushed_counts = [a + b for a, b in zip(self.flushed_counts, per_seat, strict=True)]
+        self.flushed_total += size
+        public: dict[str, Any] = {"pile_size": size} if self.options.counts_public else {"declared": self.pile_declared}
+        private = {s: {"cards": self._ranks_text(contributed[s])} for s in range(self.num_players) if per_seat[s]}
+        self.events.add("flush", owner, public=public, private=private)
+        self._end_run()
+        if t.hand_sizes[owner] == 0:
+            self._go_out(owner)  # G1-b: nobody played on the last cards, so they are gone unseen
+        if not self._check_game_over():
+            self._start_run(self._leader_from(owner))
+
+    def _end_run(self) -> None:
+        self.owner = -1
+        self.passes = 0
+        self.pile_declared = 0
+
+    def _start_run(self, leader: int) -> None:
+        self.leading = True
+        self.turn = leader
+        self.window = None
+        self.current_player = leader
+        self._mask_cache = None
+
+    # ------------------------------------------------------------------ seats
+    def _active(self) -> list[bool]:
+        return [not o for o in self.out]
+
+    def _next_active(self, seat: int) -> int:
+        return next_seat(seat, self._active())
+
+    def _leader_from(self, seat: int) -> int:
+        """``seat`` if still in the game, else the next player clockwise in the game (spec A8)."""
+        return seat if not self.out[seat] else self._next_active(seat)
+
+    # ------------------------------------------------------------------ end of a game
+    def _check_game_over(self) -> bool:
+        remaining = [s for s in range(self.num_players) if not self.out[s]]
+        if self.options.play_to_ranking:
+            if len(remaining) > 1:
+                return False
+            order = [*self.exit_order, *remaining]
+        elif not self.exit_order:
+            return False
+        else:
+            order = self.exit_order[:1]
+        rewards = self._game_rewards(order)
+        self.match_points += rewards
+        self._pay(rewards)
+        winner = order[0]
+        self.events.add(
+            "game_over",
+            public={"winner": winner, "order": order, "rewards": rewards.tolist(), "game": self.games_played},
+        )
+        self.games_played += 1
+        self.window = None
+        if self.games_played < self.options.n_games:
+            self.leader = winner  # the previous winner leads (and is dealt to first)
+            self._deal_from_deck()
+        else:
+            self.current_player = TERMINAL
+        self._mask_cache = None
+        return True
+
+    def _game_rewards(self, order: list[int]) -> np.ndarray:
+        n = self.num_players
+        if self.options.play_to_ranking:
+            return ranking_rewards(order, n)
+        rewards = np.full(n, -1.0 / (n - 1))
+        rewards[order[0]] = 1.0
+        return rewards
