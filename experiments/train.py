@@ -181,6 +181,7 @@ def train(args: TrainArgs) -> Path:
 
     if args.resume:
         model = MaskablePPO.load(args.resume, env=venv, device="cpu", tensorboard_log=tb)
+        venv.seed(args.seed + model.num_timesteps)  # fresh deals, not those the run started with
         for path in sorted((out / "snapshots").glob("step_*.npz"), key=_step_of)[-args.snapshot_recent :]:
             venv.env_method("add_snapshot", path.stem, Snapshot(ActorWeights.load(path), context))
     else:
