@@ -63,13 +63,15 @@ class TutorialStyleEnv(gymnasium.Env[np.ndarray, np.int64]):
         return np.asarray(self.aec.observe(self.aec.agent_selection)["action_mask"], dtype=bool)
 
 
-def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int) -> float:
-    """Steps/s of the tutorial's setup: one env, MaskablePPO defaults."""
+def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int, threads: int) -> float:
+    """Steps/s of the tutorial's setup: one env, MaskablePPO defaults, torch's default thread count."""
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from sb3_contrib.common.wrappers import ActionMasker
 
     env = ActionMasker(TutorialStyleEnv(make(game, **options)), lambda e: e.unwrapped.action_mask())
+    torch.set_num_threads(threads)  # the tuned runs set their own; give the baseline torch's default back
     model = MaskablePPO(MaskableActorCriticPolicy, env, seed=seed, verbose=0, device="cpu")
     start = time.perf_counter()
     model.learn(steps)
@@ -113,26 +115,34 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--torch-threads", type=int, default=1)
     ns = p.parse_args(argv)
+    import torch
+
     from experiments.train import load_config
 
+    default_threads = torch.get_num_threads()
     options = load_config(ns.game).get("options", {})
     settings = {k: getattr(ns, k) for k in ("n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads")}
     tutorial: list[float] = []
     tuned: list[float] = []
+    tuned_random: list[float] = []
     for rep in range(ns.reps):
-        tutorial.append(tutorial_run(ns.game, options, ns.steps, rep))
+        tutorial.append(tutorial_run(ns.game, options, ns.steps, rep, default_threads))
         tuned.append(tuned_run(ns.game, ns.steps, rep, settings))
-        print(f"rep {rep}: tutorial {tutorial[-1]:.0f} steps/s, tuned {tuned[-1]:.0f} steps/s", flush=True)
-    a, b = statistics.median(tutorial), statistics.median(tuned)
+        tuned_random.append(tuned_run(ns.game, ns.steps, rep, {**settings, "opponents": {"random": 1.0}}))
+        print(
+            f"rep {rep}: tutorial {tutorial[-1]:.0f}, tuned {tuned[-1]:.0f}, {tuned_random[-1]:.0f} steps/s", flush=True
+        )
+    a = statistics.median(tutorial)
+    b, c = statistics.median(tuned), statistics.median(tuned_random)
     text = "\n".join(
         [
-            f"`{ns.game}` {options}, {ns.steps} timesteps per run, {ns.reps} runs each, interleaved",
+            f"`{ns.game}` {options}, {ns.steps} timesteps per run, {ns.reps} runs each, interleaved; tuned: {settings}",
             "",
-            "| setup | steps/s (median) | runs |",
-            "|---|---|---|",
-            f"| PettingZoo SB3 tutorial style (1 env, MaskablePPO defaults) | {a:.0f} | {_runs(tutorial)} |",
-            f"| experiments.train, {settings} | {b:.0f} | {_runs(tuned)} |",
-            f"| ratio | {b / a:.2f}× | |",
+            "| setup | steps/s (median) | runs | vs tutorial |",
+            "|---|---|---|---|",
+            f"| PettingZoo SB3 tutorial style (1 env, MaskablePPO defaults) | {a:.0f} | {_runs(tutorial)} | 1× |",
+            f"| experiments.train, the config's opponents | {b:.0f} | {_runs(tuned)} | {b / a:.2f}× |",
+            f"| experiments.train, random opponents | {c:.0f} | {_runs(tuned_random)} | {c / a:.2f}× |",
         ]
     )
     print(text)

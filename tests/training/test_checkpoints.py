@@ -157,3 +157,11 @@ def test_command_line_layers_config_flags_and_overrides() -> None:
         build_args(["--set", "learning_rat=0.1"])
     with pytest.raises(ValueError, match="unknown opponents"):
         train(TrainArgs(game="kyuuri-v0", opponents={"verish_ne_verish/rule": 1.0}))
+
+
+def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Path) -> None:
+    from experiments.training_results import evaluate
+
+    row = evaluate(GAME, f"ckpt-greedy:{run}", "random", 6, OPTIONS, tmp_path)
+    assert row.startswith("| `random` | ") and row.count("|") == 6
+    assert (tmp_path / "tournament-report.md").exists()

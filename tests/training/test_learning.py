@@ -36,8 +36,8 @@ def test_a_short_run_beats_random_play(tmp_path: Path) -> None:
         seed=0,
     )
     final = train(args)
-    result = Tournament(
-        "kyuuri-v0", [f"agent=ckpt:{final}", "random"], games=600, options=args.options, seed=1
-    ).run(tmp_path / "eval.sqlite")
+    result = Tournament("kyuuri-v0", [f"agent=ckpt:{final}", "random"], games=600, options=args.options, seed=1).run(
+        tmp_path / "eval.sqlite"
+    )
     score = result.stats.entrant_stats["agent"].score
     assert score.value > MARGIN, f"trained agent scored {score.text()} against random; expected > {MARGIN}"
