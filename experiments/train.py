@@ -271,7 +271,8 @@ def parse_value(text: str) -> Any:
 
 
 def build_args(argv: list[str] | None = None) -> TrainArgs:
-    """Defaults < the game's config file (or ``--config``) < ``--field value`` flags < ``--set key=value``."""
+    """Defaults < the game's config file (``--config``; when resuming, the run's ``args.json``) < ``--field value``
+    flags < ``--set key=value``."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="TOML config (default experiments/configs/<game>.toml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any field (TOML value)")
@@ -287,11 +288,13 @@ def build_args(argv: list[str] | None = None) -> TrainArgs:
             p.add_argument(flag, default=None, type=parse_value)
     ns = p.parse_args(argv)
     values: dict[str, Any] = {}
-    resume_args = Path(ns.resume).parent.parent / "args.json" if ns.resume else None
-    if resume_args is not None and resume_args.exists() and not ns.config:
-        values.update(json.loads(resume_args.read_text()))
-    game = ns.game or values.get("game") or TrainArgs.game
-    values.update(tomllib.loads(Path(ns.config).read_text()) if ns.config else load_config(game))
+    saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
+    if ns.config:
+        values.update(tomllib.loads(Path(ns.config).read_text()))
+    elif saved is not None and saved.exists():  # a resumed run keeps its own settings
+        values.update(json.loads(saved.read_text()))
+    else:
+        values.update(load_config(ns.game or TrainArgs.game))
     values.update({k: v for k, v in vars(ns).items() if v is not None and k in {f.name for f in fields(TrainArgs)}})
     for item in ns.set:
         key, _, value = item.partition("=")

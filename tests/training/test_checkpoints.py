@@ -165,3 +165,11 @@ def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Pa
     row = evaluate(GAME, f"ckpt-greedy:{run}", "random", 6, OPTIONS, tmp_path)
     assert row.startswith("| `random` | ") and row.count("|") == 6
     assert (tmp_path / "tournament-report.md").exists()
+
+
+def test_resuming_from_the_command_line_reads_the_runs_own_settings(run: Path) -> None:
+    args = build_args(["--resume", str(run), "--total-steps", "4096"])
+    assert (args.game, args.options, args.net_arch, args.total_steps) == (GAME, OPTIONS, [32, 32], 4096)
+    assert args.run_dir() == run.parent
+    args = build_args(["--resume", str(run.parent / "checkpoints" / "step_512.zip")])
+    assert args.run_dir() == run.parent and args.options == OPTIONS
