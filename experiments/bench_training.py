@@ -114,12 +114,13 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--torch-threads", type=int, default=1)
+    p.add_argument("--tutorial-threads", type=int, help="torch threads of the baseline (default: torch's default)")
     ns = p.parse_args(argv)
     import torch
 
     from experiments.train import load_config
 
-    default_threads = torch.get_num_threads()
+    default_threads = ns.tutorial_threads or torch.get_num_threads()
     options = load_config(ns.game).get("options", {})
     settings = {k: getattr(ns, k) for k in ("n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads")}
     tutorial: list[float] = []
@@ -140,7 +141,8 @@ def main(argv: list[str] | None = None) -> str:
             "",
             "| setup | steps/s (median) | runs | vs tutorial |",
             "|---|---|---|---|",
-            f"| PettingZoo SB3 tutorial style (1 env, MaskablePPO defaults) | {a:.0f} | {_runs(tutorial)} | 1× |",
+            f"| PettingZoo SB3 tutorial style (1 env, MaskablePPO defaults, {default_threads} torch threads) | {a:.0f} "
+            f"| {_runs(tutorial)} | 1× |",
             f"| experiments.train, the config's opponents | {b:.0f} | {_runs(tuned)} | {b / a:.2f}× |",
             f"| experiments.train, random opponents | {c:.0f} | {_runs(tuned_random)} | {c / a:.2f}× |",
         ]
