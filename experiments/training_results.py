@@ -25,7 +25,12 @@ from experiments.train import TrainArgs, load_config
 def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dict[str, Any], out: Path) -> str:
     """One opponent's row: ``| opponent | agent score [CI] | opponent score [CI] | agent win rate | games |``."""
     tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
-    result = tournament.run(out / "tournament.sqlite")
+    db = out / "tournament.sqlite"
+    weights = Path(checkpoint.partition(":")[2])
+    if db.exists() and weights.exists() and weights.stat().st_mtime > db.stat().st_mtime:
+        for stale in out.glob("tournament.sqlite*"):  # the checkpoint was retrained since: start afresh
+            stale.unlink()
+    result = tournament.run(db)
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
     return (
