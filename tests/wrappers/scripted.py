@@ -101,7 +101,5 @@ def scripted_env(scripts: Sequence[Script], num_players: int = 3, **env_options:
     def new_game(options: ScriptOptions, rng: np.random.Generator) -> ScriptedGame:
         return ScriptedGame(options, next(deals, scripts[-1]))
 
-    definition = GameDefinition(
-        "scripted", 0, ScriptOptions, new_game, lambda o: 1000, lambda o: o.num_players
-    )
+    definition = GameDefinition("scripted", 0, ScriptOptions, new_game, lambda o: 1000, lambda o: o.num_players)
     return CardGameEnv(definition, num_players=num_players, **env_options)
