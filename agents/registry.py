@@ -72,6 +72,22 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 
 
+def _checkpoint(greedy: bool) -> Callable[[str, PolicyContext, int | None], Policy]:
+    def load(path: str, context: PolicyContext, seed: int | None) -> Policy:
+        from agents.sb3_policy import checkpoint_policy  # NumPy only; torch just for a bare .zip
+
+        return checkpoint_policy(path, context, seed, greedy=greedy)
+
+    return load
+
+
+RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
+    "ckpt": _checkpoint(greedy=False),
+    "ckpt-greedy": _checkpoint(greedy=True),
+}
+"""Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax."""
+
+
 def policy_names(env_id: str | None = None) -> list[str]:
     """Names of the policies that can play ``env_id`` (all names if ``None``)."""
     game = None if env_id is None else env_id.split("/")[-1].rsplit("-v", 1)[0]
@@ -79,8 +95,12 @@ def policy_names(env_id: str | None = None) -> list[str]:
 
 
 def make_policy(name: str, env_or_context: Any, seed: int | None = None) -> Policy:
-    """Build policy ``name`` for an env (or a :class:`PolicyContext`)."""
+    """Build policy ``name`` for an env (or a :class:`PolicyContext`); ``ckpt:PATH`` / ``ckpt-greedy:PATH`` load
+    a trained checkpoint (see :data:`RESOLVERS`)."""
     context = env_or_context if isinstance(env_or_context, PolicyContext) else PolicyContext.from_env(env_or_context)
+    prefix, sep, argument = name.partition(":")
+    if sep and prefix in RESOLVERS:
+        return RESOLVERS[prefix](argument, context, seed)
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r}; available for {context.env_id}: {policy_names(context.env_id)}")
     game, factory = POLICIES[name]

@@ -1,0 +1,327 @@
+"""Self-play training of one MaskablePPO agent on a cardenvs game.
+
+    python -m experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
+    python -m experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
+    python -m experiments.train --resume runs/train/k1/final.zip --total-steps 100000
+
+The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each episode. The other seats are
+drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
+weights) and, with probability ``snapshot_share``, one of the ``snapshot_recent`` newest frozen copies of the
+learner (one is added every ``snapshot_every`` steps; they play in NumPy, see ``agents/sb3_policy.py``).
+
+Outputs go to ``--out`` (default ``runs/train/<game>/seed<seed>``): ``args.json``, ``checkpoints/step_N.zip``
+(+ ``.npz``), ``snapshots/step_N.npz``, ``final.zip`` / ``final.npz`` and TensorBoard logs under ``tb/``. A
+checkpoint plays in tournaments as ``ckpt:<run>/final.zip`` (sampling) or ``ckpt-greedy:…`` (argmax).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from agents.base import Policy, PolicyContext
+from agents.registry import make_policy, policy_names
+from agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.registry import definition, make_raw
+from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
+
+CONFIGS = Path(__file__).parent / "configs"
+
+
+@dataclass
+class TrainArgs:
+    """Everything a run depends on; the TOML configs set these fields, the command line overrides them."""
+
+    game: str = "verish_ne_verish-v0"
+    options: dict[str, Any] = field(default_factory=dict)
+    """Game options, e.g. ``{num_players = 4}``."""
+    total_steps: int = 200_000
+    """Learner decisions to train for (in total, when resuming)."""
+    seed: int = 0
+    n_envs: int = 8
+    vec_env: str = "dummy"
+    """``dummy`` (one process) or ``subproc`` (one process per env)."""
+    torch_threads: int = 1
+    # MaskablePPO
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    activation: str = "tanh"
+    reward_scale: float = 1.0
+    # opponents
+    opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
+    """Fixed pool entries: registered policy name → weight."""
+    snapshot_every: int = 50_000
+    """Add a frozen copy of the learner to the pool every this many steps (0: never)."""
+    snapshot_share: float = 0.3
+    snapshot_recent: int = 5
+    seat: int | None = None
+    """The learner's seat, or ``None`` for a random seat each episode."""
+    # outputs
+    out: str = ""
+    """Run folder; default ``runs/train/<game>/seed<seed>``."""
+    checkpoint_every: int = 50_000
+    resume: str = ""
+    """A ``checkpoints/step_N.zip`` (or ``final.zip``) to continue from; its run folder is reused."""
+    progress: bool = True
+    tensorboard: bool = True
+
+    @property
+    def game_name(self) -> str:
+        return self.game.split("/")[-1].rsplit("-v", 1)[0]
+
+    def run_dir(self) -> Path:
+        if self.resume and not self.out:
+            checkpoint = Path(self.resume)
+            return checkpoint.parent.parent if checkpoint.parent.name == "checkpoints" else checkpoint.parent
+        return Path(self.out or Path("runs", "train", self.game_name, f"seed{self.seed}"))
+
+
+# ---------------------------------------------------------------------- opponents (picklable for subprocesses)
+@dataclass(frozen=True)
+class Registered:
+    """Builds a registered policy (``random``, ``kyuuri/rule`` …) for one seat."""
+
+    name: str
+    context: PolicyContext
+
+    def __call__(self, seed: int) -> Policy:
+        return make_policy(self.name, self.context, seed)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Builds a frozen copy of the learner from exported weights."""
+
+    weights: ActorWeights
+    context: PolicyContext
+
+    def __call__(self, seed: int) -> Policy:
+        return MlpPolicy(self.context, self.weights, seed)
+
+
+class PoolSeatEnv(SeatEnv):
+    """A :class:`SeatEnv` over an :class:`OpponentPool` that accepts snapshots (through ``env_method``)."""
+
+    pool: OpponentPool
+
+    def add_snapshot(self, name: str, factory: Snapshot) -> None:
+        self.pool.add_snapshot(name, factory)
+
+
+def make_env(args: TrainArgs, rank: int) -> PoolSeatEnv:
+    raw = make_raw(args.game, **args.options)
+    context = PolicyContext.from_env(raw)
+    fixed = {name: (Registered(name, context), float(w)) for name, w in args.opponents.items()}
+    pool = OpponentPool(
+        fixed, snapshot_share=args.snapshot_share, recent=args.snapshot_recent, seed=args.seed * 10_007 + rank
+    )
+    env = PoolSeatEnv(raw, pool, seat=args.seat, reward_scale=args.reward_scale)
+    env.pool = pool
+    return env
+
+
+class _EnvFn:
+    def __init__(self, args: TrainArgs, rank: int):
+        self.args, self.rank = args, rank
+
+    def __call__(self) -> PoolSeatEnv:
+        return make_env(self.args, self.rank)
+
+
+# ---------------------------------------------------------------------- the recipe
+def check_args(args: TrainArgs) -> None:
+    definition(args.game)  # raises on an unknown id, listing the known ones
+    known = policy_names(args.game)
+    unknown = [name for name in args.opponents if name not in known]
+    if unknown:
+        raise ValueError(f"unknown opponents {unknown} for {args.game}; available: {known}")
+    if args.vec_env not in ("dummy", "subproc"):
+        raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {args.vec_env!r}")
+    if args.activation not in ("tanh", "relu"):
+        raise ValueError(f"activation must be 'tanh' or 'relu', got {args.activation!r}")
+    if (args.n_steps * args.n_envs) % args.batch_size:
+        raise ValueError(f"batch_size {args.batch_size} must divide n_steps × n_envs = {args.n_steps * args.n_envs}")
+
+
+def train(args: TrainArgs) -> Path:
+    """Train (or resume) as ``args`` say; returns the final checkpoint (``final.zip``, ``final.npz`` beside it)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    check_args(args)
+    torch.set_num_threads(args.torch_threads)
+    out = args.run_dir()
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    (out / "snapshots").mkdir(exist_ok=True)
+    (out / "args.json").write_text(json.dumps(asdict(args), indent=2) + "\n")
+
+    fns = [_EnvFn(args, i) for i in range(args.n_envs)]
+    venv = VecMonitor(SubprocVecEnv(fns) if args.vec_env == "subproc" else DummyVecEnv(fns))  # type: ignore[arg-type]
+    venv.seed(args.seed)
+    probe = make_env(args, -1)
+    context = PolicyContext.from_env(probe.env)
+    scale = observation_scale(probe.env.layout)
+    meta = {"env_id": context.env_id, "options": args.options}
+    tb = str(out / "tb") if args.tensorboard else None
+
+    if args.resume:
+        model = MaskablePPO.load(args.resume, env=venv, device="cpu", tensorboard_log=tb)
+        venv.seed(args.seed + model.num_timesteps)  # fresh deals, not those the run started with
+        for path in sorted((out / "snapshots").glob("step_*.npz"), key=_step_of)[-args.snapshot_recent :]:
+            venv.env_method("add_snapshot", path.stem, Snapshot(ActorWeights.load(path), context))
+    else:
+        activation = torch.nn.Tanh if args.activation == "tanh" else torch.nn.ReLU
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            learning_rate=args.learning_rate,
+            gamma=args.gamma,
+            gae_lambda=args.gae_lambda,
+            ent_coef=args.ent_coef,
+            clip_range=args.clip_range,
+            policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": activation},
+            tensorboard_log=tb,
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
+
+    def save(stem: Path) -> Path:
+        model.save(stem.with_suffix(".zip"))
+        ActorWeights.from_model(model, scale, {**meta, "steps": model.num_timesteps}).save(stem.with_suffix(".npz"))
+        return stem.with_suffix(".zip")
+
+    class Periodic(BaseCallback):
+        """Snapshots into the pool and checkpoints to disk, on their own schedules."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_snapshot = _next(model.num_timesteps, args.snapshot_every)
+            self.next_checkpoint = _next(model.num_timesteps, args.checkpoint_every)
+
+        def _on_step(self) -> bool:
+            steps = self.model.num_timesteps
+            if args.snapshot_every and steps >= self.next_snapshot:
+                self.next_snapshot += args.snapshot_every
+                weights = ActorWeights.from_model(self.model, scale, {**meta, "steps": steps})
+                weights.save(out / "snapshots" / f"step_{steps}.npz")
+                venv.env_method("add_snapshot", f"step_{steps}", Snapshot(weights, context))
+            if args.checkpoint_every and steps >= self.next_checkpoint:
+                self.next_checkpoint += args.checkpoint_every
+                save(out / "checkpoints" / f"step_{steps}")
+            return True
+
+    remaining = max(0, args.total_steps - model.num_timesteps)
+    start, started = time.perf_counter(), model.num_timesteps
+    model.learn(
+        remaining,
+        callback=Periodic(),
+        progress_bar=args.progress,
+        reset_num_timesteps=not args.resume,
+        tb_log_name="ppo",
+    )
+    seconds = time.perf_counter() - start
+    final = save(out / "final")
+    venv.close()
+    done = model.num_timesteps - started
+    print(f"{done} steps in {seconds:.0f} s ({done / max(seconds, 1e-9):.0f} steps/s); final checkpoint {final}")
+    return final
+
+
+def _next(steps: int, every: int) -> int:
+    return (steps // every + 1) * every if every else sys.maxsize
+
+
+def _step_of(path: Path) -> int:
+    return int(path.stem.split("_")[-1])
+
+
+# ---------------------------------------------------------------------- command line
+def load_config(game: str) -> dict[str, Any]:
+    """The config file of a game (``experiments/configs/<game>.toml``), or ``{}`` if it has none."""
+    name = game.split("/")[-1].rsplit("-v", 1)[0]
+    path = CONFIGS / f"{name}.toml"
+    return tomllib.loads(path.read_text()) if path.exists() else {}
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value read as TOML when it parses (``3``, ``true``, ``[64, 64]``), else as text."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def build_args(argv: list[str] | None = None) -> TrainArgs:
+    """Defaults < the game's config file (``--config``; when resuming, the run's ``args.json``) < ``--field value``
+    flags < ``--set key=value``."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", help="TOML config (default experiments/configs/<game>.toml)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any field (TOML value)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (TOML value)")
+    p.add_argument("--opponent", action="append", default=[], metavar="NAME=WEIGHT", help="replace the pool's entries")
+    for f in fields(TrainArgs):
+        if f.name in ("options", "opponents", "net_arch"):
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool",):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        else:
+            p.add_argument(flag, default=None, type=parse_value)
+    ns = p.parse_args(argv)
+    values: dict[str, Any] = {}
+    saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
+    if ns.config:
+        values.update(tomllib.loads(Path(ns.config).read_text()))
+    elif saved is not None and saved.exists():  # a resumed run keeps its own settings
+        values.update(json.loads(saved.read_text()))
+    else:
+        values.update(load_config(ns.game or TrainArgs.game))
+    values.update({k: v for k, v in vars(ns).items() if v is not None and k in {f.name for f in fields(TrainArgs)}})
+    for item in ns.set:
+        key, _, value = item.partition("=")
+        values[key] = parse_value(value)
+    if ns.option:
+        values["options"] = {**values.get("options", {}), **{k: parse_value(v) for k, _, v in map(_split, ns.option)}}
+    if ns.opponent:
+        values["opponents"] = {k: float(v) for k, _, v in map(_split, ns.opponent)}
+    unknown = set(values) - {f.name for f in fields(TrainArgs)}
+    if unknown:
+        raise SystemExit(f"unknown training settings {sorted(unknown)}; valid: {[f.name for f in fields(TrainArgs)]}")
+    return TrainArgs(**values)
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SystemExit(f"expected KEY=VALUE, got {text!r}")
+    return key, sep, value
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_args(argv)
+    print(f"training {args.game} {args.options} for {args.total_steps} steps into {args.run_dir()}")
+    train(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The results row of a trained agent: duplicate-deal tournaments against random play and every rule bot.
+
+    python -m experiments.training_results --game kyuuri-v0 --games 1200
+    python -m experiments.training_results --game kyuuri-v0 --checkpoint runs/train/kyuuri/seed0/final.zip
+
+For each opponent, a two-entrant tournament (``agents.tournament``; the agent and the opponent fill the seats
+alternately, every seating of each deal played) with the game options of the run's config. The agent plays
+greedily (``ckpt-greedy:``) unless ``--sampling``. Prints one Markdown row per opponent with the agent's mean
+score and its 95% bootstrap interval (zero-sum games: above 0 means better than that opponent), the
+head-to-head win rate, and writes full reports under ``runs/eval/<game>/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.registry import policy_names
+from agents.tournament import Tournament, write_report
+from experiments.train import TrainArgs, load_config
+
+
+def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dict[str, Any], out: Path) -> str:
+    """One opponent's row: ``| opponent | agent score [CI] | opponent score [CI] | agent win rate | games |``."""
+    tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
+    db = out / "tournament.sqlite"
+    weights = Path(checkpoint.partition(":")[2])
+    if db.exists() and weights.exists() and weights.stat().st_mtime > db.stat().st_mtime:
+        for stale in out.glob("tournament.sqlite*"):  # the checkpoint was retrained since: start afresh
+            stale.unlink()
+    result = tournament.run(db)
+    write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
+    agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
+    return (
+        f"| `{opponent}` | {agent.score.text(3)} | {other.score.text(3)} | {agent.win_rate.text(3)} | "
+        f"{len(result.records)} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> str:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", required=True)
+    p.add_argument("--checkpoint", help="default: the final checkpoint of the config's seed-0 run")
+    p.add_argument("--games", type=int, default=1200)
+    p.add_argument("--sampling", action="store_true", help="sample the policy instead of playing its argmax")
+    ns = p.parse_args(argv)
+    args = TrainArgs(**{**load_config(ns.game), "game": ns.game})
+    checkpoint = ns.checkpoint or str(args.run_dir() / "final.zip")
+    spec = f"{'ckpt' if ns.sampling else 'ckpt-greedy'}:{checkpoint}"
+    opponents = [name for name in policy_names(ns.game) if name == "random" or name.startswith(args.game_name + "/")]
+    lines = [
+        f"{ns.game} {args.options}, {spec}",
+        "",
+        "| opponent | agent mean score | opponent mean score | agent win rate | games |",
+        "|---|---|---|---|---|",
+    ]
+    for opponent in opponents:
+        out = Path("runs", "eval", args.game_name, opponent.replace("/", "_") + ("-sampling" if ns.sampling else ""))
+        lines.append(evaluate(ns.game, spec, opponent, ns.games, args.options, out))
+        print(lines[-1], flush=True)
+    text = "\n".join(lines)
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
