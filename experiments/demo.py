@@ -1,35 +1,46 @@
-"""The main job: a seeded, rendered Verish' ne verish' game, then a batch of games with a summary table.
+"""The main job: one narrated Verish' ne verish' game, a short self-play training run, and a tournament of the
+trained agent against random play and the rule-based bot, with its report.
 
-python -m experiments.demo [--games 300] [--players 4] [--seed 0]
+    python -m experiments.demo [--steps 150000] [--games 600] [--players 3] [--workers 2] [--seed 0]
+
+Outputs go under ``--out`` (default ``runs/demo``): the training run (checkpoints, TensorBoard logs) and the
+tournament (SQLite database, Markdown and HTML report with plots). The training budget is a demonstration, a
+couple of minutes on two cores; ``docs/training.md`` has the budgets behind the published results.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-from dataclasses import dataclass
-
-import numpy as np
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import cardenvs
 from agents import make_policy
 from agents.play import play_episode
+from agents.tournament import Tournament, write_report
 from cardenvs.core.render import event_text
 from cardenvs.verish_ne_verish.render import WORDS
+from experiments.train import TrainArgs, train
 
 GAME = "verish_ne_verish-v0"
+RULE_BOT = "verish_ne_verish/rule"
 
 
 @dataclass
 class DemoArgs:
-    games: int = 300
-    players: int = 4
+    steps: int = 150_000
+    """Training budget in learner decisions."""
+    games: int = 600
+    """Tournament games (whole duplicate deals)."""
+    players: int = 3
+    workers: int = 2
     seed: int = 0
+    out: str = "runs/demo"
 
 
 def show_one_game(args: DemoArgs) -> None:
     env = cardenvs.make(GAME, num_players=args.players, render_mode="ansi")
-    policies = [make_policy("verish_ne_verish/rule", env, seed=args.seed)] + [
+    policies = [make_policy(RULE_BOT, env, seed=args.seed)] + [
         make_policy("random", env, seed=args.seed + i) for i in range(1, args.players)
     ]
     print(f"== One game of {GAME}: player_0 is the rule-based bot, the others play at random ==\n")
@@ -50,40 +61,48 @@ def show_one_game(args: DemoArgs) -> None:
     print(f"\n{result.decisions} decisions; returns {[round(r, 3) for r in result.returns]}\n")
 
 
-def batch(args: DemoArgs) -> None:
-    env = cardenvs.make(GAME, num_players=args.players)
-    names = ["verish_ne_verish/rule"] + ["random"] * (args.players - 1)
-    bot_returns, random_returns, bot_losses = [], [], 0
-    for g in range(args.games):
-        shift = g % args.players  # rotate the bot through every seat
-        seats = names[-shift:] + names[:-shift] if shift else names
-        policies = [make_policy(n, env, seed=args.seed + g * 10 + i) for i, n in enumerate(seats)]
-        result = play_episode(env, policies, seed=args.seed + g)
-        bot_seat = seats.index("verish_ne_verish/rule")
-        bot_returns.append(result.returns[bot_seat])
-        bot_losses += result.returns[bot_seat] < 0
-        random_returns.extend(r for i, r in enumerate(result.returns) if i != bot_seat)
-    print(f"== {args.games} games, {args.players} players, the bot rotated through every seat ==\n")
-    print(f"{'policy':24s} {'seats played':>12s} {'mean return':>12s} {'95% CI':>18s} {'loss rate':>10s}")
-    for name, values, losses in (
-        ("verish_ne_verish/rule", bot_returns, bot_losses),
-        ("random", random_returns, sum(r < 0 for r in random_returns)),
-    ):
-        arr = np.asarray(values)
-        half = 1.96 * arr.std(ddof=1) / math.sqrt(len(arr))
-        ci = f"[{arr.mean() - half:+.3f}, {arr.mean() + half:+.3f}]"
-        print(f"{name:24s} {len(arr):12d} {arr.mean():+12.3f} {ci:>18s} {losses / len(arr):10.1%}")
-    print(f"\nA random seat loses 1/{args.players} = {1 / args.players:.1%} of games by chance.")
+def train_agent(args: DemoArgs) -> Path:
+    print(f"== Training MaskablePPO by self-play for {args.steps:,} decisions ==\n", flush=True)
+    return train(
+        TrainArgs(
+            game=GAME,
+            options={"num_players": args.players},
+            total_steps=args.steps,
+            seed=args.seed,
+            opponents={RULE_BOT: 2.0, "random": 1.0},
+            snapshot_every=max(args.steps // 4, 1),
+            checkpoint_every=args.steps,
+            out=str(Path(args.out, "train")),
+        )
+    )
 
 
-def main() -> None:
+def run_tournament(args: DemoArgs, checkpoint: Path) -> Path:
+    print(f"\n== Tournament: {args.games} duplicate-deal games of trained vs random vs rule bot ==\n", flush=True)
+    tournament = Tournament(
+        GAME,
+        ["random", f"rule={RULE_BOT}", f"trained=ckpt-greedy:{checkpoint}"],
+        games=args.games,
+        options={"num_players": args.players},
+        seed=args.seed,
+    )
+    result = tournament.run(Path(args.out, "tournament", "tournament.sqlite"), workers=args.workers, progress=True)
+    print(f"\n{'policy':10s} {'mean score [95% CI]':>28s} {'win rate [95% CI]':>26s} {'OpenSkill μ ± σ':>16s}")
+    for label, s in result.stats.entrant_stats.items():
+        rating = result.ratings[label]
+        print(f"{label:10s} {s.score.text(3):>28s} {s.win_rate.text(3):>26s} {rating.mu:9.2f} ± {rating.sigma:.2f}")
+    return write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=DemoArgs.games)
-    parser.add_argument("--players", type=int, default=DemoArgs.players)
-    parser.add_argument("--seed", type=int, default=DemoArgs.seed)
-    args = DemoArgs(**vars(parser.parse_args()))
+    for f in fields(DemoArgs):
+        parser.add_argument("--" + f.name, type=type(f.default), default=f.default)
+    args = DemoArgs(**vars(parser.parse_args(argv)))
     show_one_game(args)
-    batch(args)
+    checkpoint = train_agent(args)
+    report = run_tournament(args, checkpoint)
+    print(f"\nReport: {report} (HTML beside it)")
 
 
 if __name__ == "__main__":

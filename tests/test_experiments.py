@@ -26,11 +26,27 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
     assert text in written
 
 
-def test_demo_runs() -> None:
+def test_demo_trains_and_reports(tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "experiments.demo", "--games", "12", "--players", "3"],
+        [
+            sys.executable,
+            "-m",
+            "experiments.demo",
+            "--steps",
+            "1024",
+            "--games",
+            "12",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert "One game of verish_ne_verish-v0" in out and "12 games, 3 players" in out
+    assert "One game of verish_ne_verish-v0" in out and "Tournament: 12 duplicate-deal games" in out
+    for label in ("random", "rule", "trained"):
+        assert any(line.startswith(label + " ") for line in out.splitlines()), out
+    assert (tmp_path / "train" / "final.zip").exists()
+    assert (tmp_path / "tournament" / "tournament-report.md").exists()
