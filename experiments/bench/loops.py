@@ -32,6 +32,20 @@ Loop = Callable[[float, int], Count]
 """Runs for about the given seconds with the given seed."""
 
 
+def play_for(seconds: float, play_game: Callable[[], tuple[int, int]]) -> Count:
+    """Play whole games with ``play_game`` (which returns its steps and decisions) until ``seconds`` have passed."""
+    steps = decisions = games = 0
+    start = time.perf_counter()
+    while True:
+        game_steps, game_decisions = play_game()
+        steps += game_steps
+        decisions += game_decisions
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return Count(steps, decisions, games, elapsed)
+
+
 def aec_loop(make_env: Callable[[], Any]) -> Loop:
     """Random legal play over any PettingZoo AEC env with ``action_mask`` observations: ``env.last()`` (which
     builds the observation and the mask), a uniform draw from the mask, ``env.step``."""
@@ -39,9 +53,9 @@ def aec_loop(make_env: Callable[[], Any]) -> Loop:
     def run(seconds: float, seed: int) -> Count:
         env = make_env()
         rng = np.random.default_rng(seed)
-        steps = dead = games = 0
-        start = time.perf_counter()
-        while True:
+
+        def play_game() -> tuple[int, int]:
+            steps = dead = 0
             env.reset(seed=int(rng.integers(2**31)))
             for _agent in env.agent_iter():
                 obs, _, terminated, truncated, _ = env.last()
@@ -53,10 +67,9 @@ def aec_loop(make_env: Callable[[], Any]) -> Loop:
                     action = int(legal[rng.integers(len(legal))])
                 env.step(action)
                 steps += 1
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return Count(steps, steps - dead, games, elapsed)
+            return steps, steps - dead
+
+        return play_for(seconds, play_game)
 
     return run
 
@@ -70,9 +83,9 @@ def engine_loop(env_id: str, options: dict[str, Any]) -> Loop:
     def run(seconds: float, seed: int) -> Count:
         game_options = cardenvs.make_raw(env_id, **options).options
         rng = np.random.default_rng(seed)
-        steps = games = 0
-        start = time.perf_counter()
-        while True:
+
+        def play_game() -> tuple[int, int]:
+            steps = 0
             game = definition.new_game(game_options, rng)
             while not game.is_terminal:
                 game.observation(game.current_player)
@@ -80,10 +93,9 @@ def engine_loop(env_id: str, options: dict[str, Any]) -> Loop:
                 game.apply(int(legal[rng.integers(len(legal))]))
                 game.take_rewards()
                 steps += 1
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return Count(steps, steps, games, elapsed)
+            return steps, steps
+
+        return play_for(seconds, play_game)
 
     return run
 

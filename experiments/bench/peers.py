@@ -8,13 +8,12 @@ information-state) tensor with its legal-action mask. A peer's steps are whole m
 from __future__ import annotations
 
 import importlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from experiments.bench.loops import Count, Loop, aec_loop
+from experiments.bench.loops import Count, Loop, aec_loop, play_for
 
 LEDUC_RAW = "pettingzoo leduc_holdem_v4 raw_env"
 LEDUC_WRAPPED = "pettingzoo leduc_holdem_v4 env()"
@@ -46,18 +45,17 @@ def _rlcard_loop(game: str) -> Loop:
     def run(seconds: float, seed: int) -> Count:
         env = rlcard.make(game, config={"seed": seed})
         rng = np.random.default_rng(seed)
-        steps = games = 0
-        start = time.perf_counter()
-        while True:
+
+        def play_game() -> tuple[int, int]:
+            steps = 0
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
                 state, _ = env.step(legal[rng.integers(len(legal))])
                 steps += 1
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return Count(steps, steps, games, elapsed)
+            return steps, steps
+
+        return play_for(seconds, play_game)
 
     return run
 
@@ -72,9 +70,9 @@ def _open_spiel_loop(game: str) -> Loop:
 
     def run(seconds: float, seed: int) -> Count:
         rng = np.random.default_rng(seed)
-        steps = games = 0
-        start = time.perf_counter()
-        while True:
+
+        def play_game() -> tuple[int, int]:
+            steps = 0
             state = loaded.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -88,10 +86,9 @@ def _open_spiel_loop(game: str) -> Loop:
                 legal = np.flatnonzero(np.asarray(state.legal_actions_mask(player)))
                 state.apply_action(int(legal[rng.integers(len(legal))]))
                 steps += 1
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return Count(steps, steps, games, elapsed)
+            return steps, steps
+
+        return play_for(seconds, play_game)
 
     return run
 
