@@ -49,8 +49,8 @@ class ScriptedGame(RulesEngine[ScriptOptions]):
     def _legal_mask(self) -> np.ndarray:
         return np.ones(2, dtype=np.int8)
 
-    def illegal_reason(self, action: int) -> str | None:
-        return None if action in (0, 1) else "only 0 and 1 exist"
+    def _why_illegal(self, action: int) -> str:
+        return "both actions are always legal in a scripted game"
 
     def _apply(self, action: int) -> None:
         self.moves.append((self.current_player, action))
