@@ -113,8 +113,7 @@ class BatchedGames:
         steps = self.steps_in_game
         steps += 1
         capped = (steps >= self.max_steps).tolist()
-        observations, masks, players, rewards = b.observations, b.masks, b.players, b.rewards
-        games = self.games
+        rewards, games = b.rewards, self.games
         for i, action in enumerate(actions.tolist() if isinstance(actions, np.ndarray) else actions):
             game = games[i]
             game.apply(int(action))
@@ -125,11 +124,9 @@ class BatchedGames:
             if terminal or capped[i]:
                 b.terminated[i] = terminal
                 b.truncated[i] = not terminal
-                game = games[i] = self._new_game(i)
+                games[i] = self._new_game(i)
                 steps[i] = 0
-            player = players[i] = game.current_player
-            game.observe_into(player, observations[i])
-            masks[i] = game.legal_mask()
+            self._write(i)
         return b
 
     def _write(self, i: int) -> None:
