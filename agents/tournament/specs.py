@@ -3,8 +3,8 @@
 A spec is one of
 
 * a registered policy name (``random``, ``verish_ne_verish/rule``; see :data:`agents.registry.POLICIES`);
-* ``ckpt:PATH``: a trained checkpoint, loaded by ``agents.sb3_policy.checkpoint_policy`` (imported only when such
-  a spec is used; prefixes that :data:`agents.registry.RESOLVERS` knows, such as ``ckpt-greedy:``, go to it);
+* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (sampling / argmax), resolved by
+  :data:`agents.registry.RESOLVERS` (``agents.sb3_policy`` is imported only when such a spec is used);
 * ``py:package.module:Factory``: any callable ``Factory(context, seed) -> Policy`` (a class or a function), for
   policies that live outside this repository.
 
@@ -59,17 +59,6 @@ def parse_entrants(texts: Sequence[str]) -> list[Entrant]:
     return entrants
 
 
-def _load_checkpoint(path: str, context: PolicyContext, seed: int | None) -> Policy:
-    try:
-        sb3_policy = importlib.import_module("agents.sb3_policy")
-    except ImportError as error:
-        raise ValueError(
-            f"ckpt:{path} needs agents.sb3_policy and the training extra (pip install -e '.[train]'): {error}"
-        ) from error
-    policy: Policy = sb3_policy.checkpoint_policy(path, context, seed)
-    return policy
-
-
 def _load_python(target: str, context: PolicyContext, seed: int | None) -> Policy:
     module_name, sep, attribute = target.partition(":")
     if not sep or not module_name or not attribute:
@@ -87,8 +76,9 @@ def _load_python(target: str, context: PolicyContext, seed: int | None) -> Polic
     return policy
 
 
-SPEC_PREFIXES: dict[str, SpecLoader] = {"ckpt": _load_checkpoint, "py": _load_python}
-"""Spec prefix → loader. A spec without a known prefix is a registered policy name."""
+SPEC_PREFIXES: dict[str, SpecLoader] = {"py": _load_python}
+"""Spec prefix → loader. Any other spec goes to :func:`agents.registry.make_policy` (registered names and the
+checkpoint prefixes of :data:`agents.registry.RESOLVERS`)."""
 
 
 def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
@@ -101,9 +91,9 @@ def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
 def resolve_policy(spec: str, context: PolicyContext, seed: int | None = None) -> Policy:
     """Build the policy a spec names, for the game described by ``context``.
 
-    A prefix the policy registry resolves itself (``agents.registry.RESOLVERS``) is left to it, so that the
-    registry stays the one place that knows how a checkpoint is loaded; the prefixes here cover the rest."""
+    Checkpoint prefixes are left to the policy registry (``agents.registry.RESOLVERS``), the one place that
+    knows how a checkpoint is loaded; the prefixes here cover the rest."""
     prefix, sep, argument = spec.partition(":")
-    if sep and prefix in SPEC_PREFIXES and prefix not in getattr(registry, "RESOLVERS", {}):
+    if sep and prefix in SPEC_PREFIXES:
         return SPEC_PREFIXES[prefix](argument, context, seed)
     return registry.make_policy(spec, context, seed)
