@@ -79,7 +79,8 @@ def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int, thre
 
 
 def tuned_run(game: str, steps: int, seed: int, settings: dict[str, Any]) -> float:
-    """Steps/s of ``experiments.train`` with the game's config and ``settings`` (no snapshots or logs)."""
+    """Steps/s of ``experiments.train`` with the game's config and ``settings`` (PPO only: no warm start,
+    snapshots or logs)."""
     from experiments.train import TrainArgs, load_config, train
 
     base = TrainArgs(**{**load_config(game), "game": game})
@@ -93,6 +94,7 @@ def tuned_run(game: str, steps: int, seed: int, settings: dict[str, Any]) -> flo
             tensorboard=False,
             snapshot_every=0,
             checkpoint_every=0,
+            imitate="",
             **settings,
         )
         start = time.perf_counter()

@@ -8,6 +8,7 @@ The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each 
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
 weights) and, with probability ``snapshot_share``, one of the ``snapshot_recent`` newest frozen copies of the
 learner (one is added every ``snapshot_every`` steps; they play in NumPy, see ``agents/sb3_policy.py``).
+With ``imitate``, the network first copies a rule bot (:mod:`experiments.imitation`) and PPO starts from there.
 
 Outputs go to ``--out`` (default ``runs/train/<game>/seed<seed>``): ``args.json``, ``checkpoints/step_N.zip``
 (+ ``.npz``), ``snapshots/step_N.npz``, ``final.zip`` / ``final.npz`` and TensorBoard logs under ``tb/``. A
@@ -32,6 +33,7 @@ from cardenvs.registry import definition, make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
 
 CONFIGS = Path(__file__).parent / "configs"
+IMITATION_LEARNING_RATE = 1e-3
 
 
 @dataclass
@@ -53,6 +55,8 @@ class TrainArgs:
     batch_size: int = 512
     n_epochs: int = 4
     learning_rate: float = 3e-4
+    lr_final: float | None = None
+    """If set, the learning rate falls linearly from ``learning_rate`` to this over the run (or resumed phase)."""
     gamma: float = 0.995
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
@@ -60,6 +64,12 @@ class TrainArgs:
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     activation: str = "tanh"
     reward_scale: float = 1.0
+    # warm start
+    imitate: str = ""
+    """A registered policy (e.g. ``kyuuri/thrifty``) the network copies before PPO starts; ``""``: none."""
+    imitate_decisions: int = 200_000
+    """Teacher decisions recorded at the learner's seat for the warm start."""
+    imitate_epochs: int = 10
     # opponents
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
     """Fixed pool entries: registered policy name → weight."""
@@ -148,6 +158,8 @@ def check_args(args: TrainArgs) -> None:
     unknown = [name for name in args.opponents if name not in known]
     if unknown:
         raise ValueError(f"unknown opponents {unknown} for {args.game}; available: {known}")
+    if args.imitate and args.imitate not in known:
+        raise ValueError(f"unknown imitate teacher {args.imitate!r} for {args.game}; available: {known}")
     if args.vec_env not in ("dummy", "subproc"):
         raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {args.vec_env!r}")
     if args.activation not in ("tanh", "relu"):
@@ -179,8 +191,18 @@ def train(args: TrainArgs) -> Path:
     meta = {"env_id": context.env_id, "options": args.options}
     tb = str(out / "tb") if args.tensorboard else None
 
-    if args.resume:
-        model = MaskablePPO.load(args.resume, env=venv, device="cpu", tensorboard_log=tb)
+    hyper = {
+        "n_steps": args.n_steps,
+        "batch_size": args.batch_size,
+        "n_epochs": args.n_epochs,
+        "learning_rate": learning_rate_schedule(args),
+        "gamma": args.gamma,
+        "gae_lambda": args.gae_lambda,
+        "ent_coef": args.ent_coef,
+        "clip_range": args.clip_range,
+    }
+    if args.resume:  # the weights (and optimizer state) of the checkpoint, the hyperparameters of ``args``
+        model = MaskablePPO.load(args.resume, env=venv, device="cpu", tensorboard_log=tb, **hyper)
         venv.seed(args.seed + model.num_timesteps)  # fresh deals, not those the run started with
         for path in sorted((out / "snapshots").glob("step_*.npz"), key=_step_of)[-args.snapshot_recent :]:
             venv.env_method("add_snapshot", path.stem, Snapshot(ActorWeights.load(path), context))
@@ -189,14 +211,7 @@ def train(args: TrainArgs) -> Path:
         model = MaskablePPO(
             "MlpPolicy",
             venv,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate,
-            gamma=args.gamma,
-            gae_lambda=args.gae_lambda,
-            ent_coef=args.ent_coef,
-            clip_range=args.clip_range,
+            **hyper,
             policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": activation},
             tensorboard_log=tb,
             seed=args.seed,
@@ -208,6 +223,10 @@ def train(args: TrainArgs) -> Path:
         model.save(stem.with_suffix(".zip"))
         ActorWeights.from_model(model, scale, {**meta, "steps": model.num_timesteps}).save(stem.with_suffix(".npz"))
         return stem.with_suffix(".zip")
+
+    if args.imitate and not args.resume:
+        warm_start(model, args, out)
+        save(out / "checkpoints" / "step_0")  # the imitation alone, before any PPO update
 
     class Periodic(BaseCallback):
         """Snapshots into the pool and checkpoints to disk, on their own schedules."""
@@ -244,6 +263,56 @@ def train(args: TrainArgs) -> Path:
     done = model.num_timesteps - started
     print(f"{done} steps in {seconds:.0f} s ({done / max(seconds, 1e-9):.0f} steps/s); final checkpoint {final}")
     return final
+
+
+def warm_start(model: Any, args: TrainArgs, out: Path) -> None:
+    """Fit a fresh model to ``args.imitate``'s play at the learner's seat (see :mod:`experiments.imitation`);
+    the record goes to ``imitation.json``."""
+    from experiments.imitation import collect, pretrain
+
+    start = time.perf_counter()
+    demos = collect(make_env(args, args.n_envs), args.imitate, args.imitate_decisions, args.gamma, args.seed)
+    history = pretrain(model, demos, args.imitate_epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
+    record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "epochs": history}
+    (out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
+    last = history[-1]
+    print(
+        f"imitated {args.imitate} on {len(demos)} decisions in {time.perf_counter() - start:.0f} s: "
+        f"held-out agreement {last['agreement']:.3f}, value rmse {last['value_rmse']:.3f}"
+    )
+
+
+@dataclass(frozen=True)
+class LinearDecay:
+    """Learning rate falling linearly from ``start`` to ``end`` over the steps from ``begin`` to ``total``.
+
+    SB3 calls it with its ``progress_remaining`` (1 → 0 over the whole run, ``num_timesteps / total`` done), so a
+    resumed phase decays over its own steps only."""
+
+    start: float
+    end: float
+    begin: int
+    total: int
+
+    def __call__(self, progress_remaining: float) -> float:
+        done = (1.0 - progress_remaining) * self.total
+        fraction = min(1.0, max(0.0, (done - self.begin) / max(self.total - self.begin, 1)))
+        return self.start + (self.end - self.start) * fraction
+
+
+def learning_rate_schedule(args: TrainArgs) -> float | LinearDecay:
+    """The constant learning rate, or a :class:`LinearDecay` over this run (or resumed phase) if ``lr_final``."""
+    if args.lr_final is None:
+        return args.learning_rate
+    begin = _steps_of_checkpoint(args.resume) if args.resume else 0
+    return LinearDecay(args.learning_rate, args.lr_final, begin, args.total_steps)
+
+
+def _steps_of_checkpoint(path: str) -> int:
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    data, _, _ = load_from_zip_file(path, device="cpu", load_data=True)
+    return int(data["num_timesteps"]) if data else 0
 
 
 def _next(steps: int, every: int) -> int:

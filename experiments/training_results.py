@@ -2,12 +2,13 @@
 
     python -m experiments.training_results --game kyuuri-v0 --games 1200
     python -m experiments.training_results --game kyuuri-v0 --checkpoint runs/train/kyuuri/seed0/final.zip
+    python -m experiments.training_results --game kyuuri-v0 --games 4800 --opponent kyuuri/thrifty --out runs/eval/k
 
 For each opponent, a two-entrant tournament (``agents.tournament``; the agent and the opponent fill the seats
 alternately, every seating of each deal played) with the game options of the run's config. The agent plays
 greedily (``ckpt-greedy:``) unless ``--sampling``. Prints one Markdown row per opponent with the agent's mean
 score and its 95% bootstrap interval (zero-sum games: above 0 means better than that opponent), the
-head-to-head win rate, and writes full reports under ``runs/eval/<game>/``.
+head-to-head win rate, and writes full reports under ``runs/eval/<game>/`` (or ``--out``).
 """
 
 from __future__ import annotations
@@ -39,17 +40,29 @@ def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dic
     )
 
 
+def select_opponents(game: str, wanted: list[str] | None = None) -> list[str]:
+    """``random`` and the game's rule bots, or those of them in ``wanted``; an unknown name is refused."""
+    prefix = TrainArgs(game=game).game_name + "/"
+    opponents = [name for name in policy_names(game) if name == "random" or name.startswith(prefix)]
+    unknown = sorted(set(wanted or ()) - set(opponents))
+    if unknown:
+        raise SystemExit(f"unknown opponents {unknown}; valid: {opponents}")
+    return [name for name in opponents if not wanted or name in wanted]
+
+
 def main(argv: list[str] | None = None) -> str:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True)
     p.add_argument("--checkpoint", help="default: the final checkpoint of the config's seed-0 run")
     p.add_argument("--games", type=int, default=1200)
     p.add_argument("--sampling", action="store_true", help="sample the policy instead of playing its argmax")
+    p.add_argument("--opponent", action="append", help="only these opponents (default: random and every rule bot)")
+    p.add_argument("--out", help="reports folder (default runs/eval/<game>)")
     ns = p.parse_args(argv)
     args = TrainArgs(**{**load_config(ns.game), "game": ns.game})
     checkpoint = ns.checkpoint or str(args.run_dir() / "final.zip")
     spec = f"{'ckpt' if ns.sampling else 'ckpt-greedy'}:{checkpoint}"
-    opponents = [name for name in policy_names(ns.game) if name == "random" or name.startswith(args.game_name + "/")]
+    opponents = select_opponents(ns.game, ns.opponent)
     lines = [
         f"{ns.game} {args.options}, {spec}",
         "",
@@ -57,7 +70,8 @@ def main(argv: list[str] | None = None) -> str:
         "|---|---|---|---|---|",
     ]
     for opponent in opponents:
-        out = Path("runs", "eval", args.game_name, opponent.replace("/", "_") + ("-sampling" if ns.sampling else ""))
+        folder = Path(ns.out or Path("runs", "eval", args.game_name))
+        out = folder / (opponent.replace("/", "_") + ("-sampling" if ns.sampling else ""))
         lines.append(evaluate(ns.game, spec, opponent, ns.games, args.options, out))
         print(lines[-1], flush=True)
     text = "\n".join(lines)

@@ -59,8 +59,9 @@ def bluffing_words(call: str) -> dict[str, Words]:
 
     return {
         **COMMON_WORDS,
-        "play": lambda who, pub: f"{who} placed {pub.get('count', pub.get('declared_count'))} card(s) claiming "
-        + pub["claim"],
+        "play": lambda who, pub: (
+            f"{who} placed {pub.get('count', pub.get('declared_count'))} card(s) claiming " + pub["claim"]
+        ),
         "challenge": challenge,
         "pass": lambda who, pub: f"{who} passed",
         "flush": lambda who, pub: f"the pile of {who} was flushed unseen",

@@ -18,29 +18,29 @@ from agents.tournament import Tournament
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv
 from experiments.train import TrainArgs, build_args, train
+from tests.training.small_runs import small_run
 
 GAME = "verish_ne_verish-v0"
 OPTIONS = {"num_players": 3}
 
 
 def tiny(out: Path, **changes: object) -> TrainArgs:
-    args = TrainArgs(
-        game=GAME,
-        options=OPTIONS,
-        total_steps=1024,
-        n_envs=2,
-        n_steps=256,
-        batch_size=256,
-        n_epochs=1,
-        net_arch=[32, 32],
-        opponents={"random": 1.0, "verish_ne_verish/rule": 1.0},
-        snapshot_every=512,
-        checkpoint_every=512,
-        out=str(out),
-        progress=False,
-        tensorboard=False,
+    return small_run(
+        out,
+        **{
+            "game": GAME,
+            "options": OPTIONS,
+            "total_steps": 1024,
+            "n_steps": 256,
+            "batch_size": 256,
+            "n_epochs": 1,
+            "net_arch": [32, 32],
+            "opponents": {"random": 1.0, "verish_ne_verish/rule": 1.0},
+            "snapshot_every": 512,
+            "checkpoint_every": 512,
+            **changes,
+        },
     )
-    return replace(args, **changes)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +165,15 @@ def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Pa
     row = evaluate(GAME, f"ckpt-greedy:{run}", "random", 6, OPTIONS, tmp_path)
     assert row.startswith("| `random` | ") and row.count("|") == 6
     assert (tmp_path / "tournament-report.md").exists()
+
+
+def test_results_can_be_limited_to_named_opponents() -> None:
+    from experiments.training_results import select_opponents
+
+    assert select_opponents("kyuuri-v0") == ["random", "kyuuri/rule", "kyuuri/thrifty"]
+    assert select_opponents("kyuuri-v0", ["kyuuri/thrifty"]) == ["kyuuri/thrifty"]
+    with pytest.raises(SystemExit, match=r"unknown opponents \['nobody'\]"):
+        select_opponents("kyuuri-v0", ["nobody"])
 
 
 def test_resuming_from_the_command_line_reads_the_runs_own_settings(run: Path) -> None:

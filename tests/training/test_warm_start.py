@@ -1,0 +1,102 @@
+"""The imitation warm start and the fine-tuning settings of a resumed run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from experiments.imitation import collect, pretrain
+from experiments.train import CONFIGS, LinearDecay, TrainArgs, check_args, make_env, train
+from tests.training.small_runs import small_run
+
+OPTIONS = {"num_players": 2, "episode": "deal"}
+
+
+def kyuuri(out: Path, **changes: object) -> TrainArgs:
+    return small_run(
+        out,
+        **{
+            "game": "kyuuri-v0",
+            "options": OPTIONS,
+            "total_steps": 0,
+            "n_steps": 128,
+            "batch_size": 128,
+            "net_arch": [64, 64],
+            "opponents": {"random": 1.0},
+            "snapshot_every": 0,
+            "checkpoint_every": 0,
+            **changes,
+        },
+    )
+
+
+def test_demonstrations_are_the_teachers_legal_moves_with_the_return_that_followed(tmp_path: Path) -> None:
+    demos = collect(make_env(kyuuri(tmp_path), 0), "kyuuri/thrifty", 3000, gamma=1.0, seed=0)
+    assert len(demos) > 2900 and demos.episodes > 100
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    # a 2-player deal pays the learner +1 or −1 at its end only, so with gamma 1 every decision's return is that
+    assert set(np.unique(demos.returns)) == {-1.0, 1.0}
+    starts = np.flatnonzero(np.r_[True, demos.returns[1:] != demos.returns[:-1]])
+    assert len(starts) <= demos.episodes
+    win_rate = float(np.mean(demos.returns > 0))
+    assert win_rate > 0.6, f"the teacher at the learner's seat won only {win_rate:.2f} of its decisions vs random"
+
+
+def test_pretraining_copies_the_teacher_and_is_recorded(tmp_path: Path) -> None:
+    final = train(kyuuri(tmp_path, imitate="kyuuri/thrifty", imitate_decisions=8000, imitate_epochs=8))
+    record = json.loads((final.parent / "imitation.json").read_text())
+    agreement = [epoch["agreement"] for epoch in record["epochs"]]
+    assert record["teacher"] == "kyuuri/thrifty" and len(agreement) == 8
+    # measured: 0.71 after the first epoch, 0.93 after the last
+    assert agreement[-1] > 0.85 and agreement[-1] > agreement[0]
+    assert (final.parent / "checkpoints" / "step_0.npz").exists()  # the imitation alone, kept to compare
+
+
+def test_pretrain_reports_held_out_agreement_per_epoch(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    args = kyuuri(tmp_path)
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: make_env(args, 0)]), n_steps=64, batch_size=64)
+    demos = collect(make_env(args, 1), "kyuuri/thrifty", 2000, gamma=0.99, seed=1)
+    history = pretrain(model, demos, epochs=2, batch_size=256, learning_rate=1e-3, seed=0)
+    assert [sorted(h) for h in history] == [["agreement", "cross_entropy", "value_rmse"]] * 2
+    assert all(0.0 <= h["agreement"] <= 1.0 for h in history)
+
+
+def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"unknown imitate teacher 'kyuuri/nobody'.*kyuuri/thrifty"):
+        train(kyuuri(tmp_path, imitate="kyuuri/nobody"))
+
+
+def test_the_learning_rate_decays_over_the_resumed_phase_only() -> None:
+    decay = LinearDecay(start=1e-3, end=0.0, begin=100, total=200)
+    # SB3 passes progress_remaining = 1 - steps / total
+    assert decay(1.0) == pytest.approx(1e-3) and decay(0.5) == pytest.approx(1e-3)
+    assert decay(0.25) == pytest.approx(5e-4) and decay(0.0) == pytest.approx(0.0)
+
+
+def test_a_resumed_run_takes_new_ppo_settings(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    first = train(kyuuri(tmp_path / "run", total_steps=512))
+    copy = tmp_path / "copy"
+    shutil.copytree(first.parent, copy)
+    resumed = train(
+        kyuuri(copy, total_steps=1024, resume=str(copy / "final.zip"), learning_rate=1e-4, lr_final=0.0, ent_coef=0.05)
+    )
+    model = MaskablePPO.load(resumed, device="cpu")
+    assert model.num_timesteps == 1024 and model.ent_coef == 0.05
+    assert model.lr_schedule(1 - 512 / 1024) == pytest.approx(1e-4) and model.lr_schedule(0.0) == 0.0
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS.glob("*.toml")), ids=lambda path: path.stem)
+def test_every_game_config_is_a_valid_recipe(config: Path) -> None:
+    args = TrainArgs(**tomllib.loads(config.read_text()))
+    check_args(args)  # known game, opponents and teacher; batch size dividing the rollout
+    assert args.game_name == config.stem
