@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> str:
         "| opponent | agent mean score | opponent mean score | agent win rate | games |",
         "|---|---|---|---|---|",
     ]
+    folder = Path(ns.out or Path("runs", "eval", args.game_name))
     for opponent in opponents:
-        folder = Path(ns.out or Path("runs", "eval", args.game_name))
         out = folder / (opponent.replace("/", "_") + ("-sampling" if ns.sampling else ""))
         lines.append(evaluate(ns.game, spec, opponent, ns.games, args.options, out))
         print(lines[-1], flush=True)
