@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -182,3 +183,12 @@ def test_resuming_from_the_command_line_reads_the_runs_own_settings(run: Path) -
     assert args.run_dir() == run.parent
     args = build_args(["--resume", str(run.parent / "checkpoints" / "step_512.zip")])
     assert args.run_dir() == run.parent and args.options == OPTIONS
+
+
+def test_a_moved_run_resumes_in_its_new_folder(run: Path, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    shutil.copytree(run.parent, moved)
+    assert json.loads((moved / "args.json").read_text())["out"] == str(run.parent)  # the folder it was trained in
+    args = build_args(["--resume", str(moved / "final.zip")])
+    assert args.run_dir() == moved and args.out == ""
+    assert build_args(["--resume", str(moved / "final.zip"), "--out", str(tmp_path / "x")]).run_dir() == tmp_path / "x"
