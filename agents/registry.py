@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.base import Policy, PolicyContext
 from agents.random_policy import RandomPolicy
+from cardenvs.registry import game_name
 
 PolicyFactory = Callable[[PolicyContext, "int | None"], Policy]
 
@@ -90,7 +91,7 @@ RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
 
 def policy_names(env_id: str | None = None) -> list[str]:
     """Names of the policies that can play ``env_id`` (all names if ``None``)."""
-    game = None if env_id is None else env_id.split("/")[-1].rsplit("-v", 1)[0]
+    game = None if env_id is None else game_name(env_id)
     return [name for name, (g, _) in POLICIES.items() if g is None or game is None or g == game]
 
 

@@ -26,6 +26,11 @@ ENV_IDS: tuple[str, ...] = tuple(f"{NAMESPACE}/{name}-v{v}" for name, (v, _) in 
 """Every registered id, e.g. ``cardenvs/verish_ne_verish-v0``."""
 
 
+def game_name(env_id: str) -> str:
+    """The game part of an id: ``cardenvs/verish_ne_verish-v0`` (namespace optional) → ``verish_ne_verish``."""
+    return env_id.split("/")[-1].rsplit("-v", 1)[0]
+
+
 def register_all() -> None:
     """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-v0")``)."""
     for env_id, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):

@@ -29,7 +29,7 @@ from typing import Any
 from agents.base import Policy, PolicyContext
 from agents.registry import make_policy, policy_names
 from agents.sb3_policy import ActorWeights, MlpPolicy
-from cardenvs.registry import definition, make_raw
+from cardenvs.registry import definition, game_name, make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -90,7 +90,7 @@ class TrainArgs:
 
     @property
     def game_name(self) -> str:
-        return self.game.split("/")[-1].rsplit("-v", 1)[0]
+        return game_name(self.game)
 
     def run_dir(self) -> Path:
         if self.resume and not self.out:
@@ -326,8 +326,7 @@ def _step_of(path: Path) -> int:
 # ---------------------------------------------------------------------- command line
 def load_config(game: str) -> dict[str, Any]:
     """The config file of a game (``experiments/configs/<game>.toml``), or ``{}`` if it has none."""
-    name = game.split("/")[-1].rsplit("-v", 1)[0]
-    path = CONFIGS / f"{name}.toml"
+    path = CONFIGS / f"{game_name(game)}.toml"
     return tomllib.loads(path.read_text()) if path.exists() else {}
 
 

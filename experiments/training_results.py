@@ -20,6 +20,7 @@ from typing import Any
 
 from agents.registry import policy_names
 from agents.tournament import Tournament, write_report
+from cardenvs.registry import game_name
 from experiments.train import TrainArgs, load_config
 
 
@@ -42,7 +43,7 @@ def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dic
 
 def select_opponents(game: str, wanted: list[str] | None = None) -> list[str]:
     """``random`` and the game's rule bots, or those of them in ``wanted``; an unknown name is refused."""
-    prefix = TrainArgs(game=game).game_name + "/"
+    prefix = game_name(game) + "/"
     opponents = [name for name in policy_names(game) if name == "random" or name.startswith(prefix)]
     unknown = sorted(set(wanted or ()) - set(opponents))
     if unknown:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.tournament.metrics import BLUFFING, CLIMBING, LAST_TRICK, TRICK_TAKING, Event, MetricFamily
+from cardenvs.registry import game_name
 
 PartnerGroups = list[tuple[int, ...]]
 PartnerHook = Callable[[Any, int], "PartnerGroups | None"]
@@ -80,11 +81,6 @@ GAME_HOOKS: dict[str, GameHooks] = {
 }
 """Game name → hooks. Games not listed get the defaults (partners the options declare, places the log reports
 or else by returns, no metrics)."""
-
-
-def game_name(env_id: str) -> str:
-    """``cardenvs/verish_ne_verish-v0`` → ``verish_ne_verish``."""
-    return env_id.split("/")[-1].rsplit("-v", 1)[0]
 
 
 def hooks_for(env_id: str) -> GameHooks:
