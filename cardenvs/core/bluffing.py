@@ -326,15 +326,26 @@ class ClaimTable:
     ) -> None:
         """Re-deal, in place, every card ``observer`` cannot see: the others' hands (with the play another
         player is building), their face-down plays in the pile, and the ``extra`` places (e.g. a set-aside
-        card). Every place keeps its size; the observer's own cards and all public facts stay."""
+        card). Every place keeps its size; the observer's own cards, the cards it knows another player holds
+        (``known_held``) and all public facts stay."""
         builder = to_act if to_act != observer and self.building_count else -1
         if builder >= 0:
             self.hands[builder] -= self.building
-        slots: list[np.ndarray] = [*extra, *(self.hands[s] for s in range(self.num_players) if s != observer)]
+        others = [s for s in range(self.num_players) if s != observer]
+        known = self.known_held[observer]
+        kept = {s: np.minimum(known[s], self.hands[s]) for s in others}
+        kept_building = np.minimum(known[builder] - kept[builder], self.building) if builder >= 0 else 0
+        for s in others:
+            self.hands[s] -= kept[s]
+        self.building -= kept_building
+        slots: list[np.ndarray] = [*extra, *(self.hands[s] for s in others)]
         slots.extend(p.cards for p in self.plays if p.seat != observer)
         if builder >= 0:
             slots.append(self.building)
         redeal_slots(slots, rng)
+        for s in others:
+            self.hands[s] += kept[s]
+        self.building += kept_building
         if builder >= 0:
             self.hands[builder] += self.building
             self.building_min = max(k for k in range(self.num_ranks) if self.building[k])

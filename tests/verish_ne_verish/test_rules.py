@@ -228,3 +228,23 @@ def test_explicit_deal_must_match_the_deck() -> None:
         game(hands=["6 6", "7", "8"], aside="A")
     with pytest.raises(InvalidOptionError, match="not in the short-36 deck"):
         game(hands=["2", "7", "8"], aside="A")
+
+
+def test_a_redeal_keeps_the_cards_the_observer_knows_another_player_holds() -> None:
+    g = game()
+    lead(g, "7", "6")  # player 0 lies with a 6
+    follow(g, "10")  # player 1 lies with a 10
+    act(g, "challenge")  # player 2 catches player 1, who takes the 6 (known to player 0) and the shown 10
+    six, ten = g.rank_labels.index("6"), g.rank_labels.index("10")
+    assert g.table.known_held[0, 1, six] == 1 and g.table.known_held[0, 1, ten] == 1
+    lead(g, "8", "7")  # player 2 leads
+    follow(g, "9")  # player 0 follows
+    act(g, "pick", "6")  # player 1 starts building a play with the known 6 (not finished)
+    assert g.current_player == 1 and g.move_in_progress()
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        other = g.resample_hidden(0, rng)
+        held = other.table.hands[1]  # its hand, which includes the play it is building
+        assert held[six] >= 1 and held[ten] >= 1, g._ranks_text(held)
+        assert other.table.building_count == 1 and other.table.building.sum() == 1
+        assert np.array_equal(other.table.hands[0], g.table.hands[0])
