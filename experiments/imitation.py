@@ -9,6 +9,7 @@ so PPO starts from the bot's play with a value function that already knows it.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -72,14 +73,14 @@ def pretrain(
     model: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int
 ) -> list[dict[str, float]]:
     """Fit ``model``'s policy (a MaskablePPO) to ``demos`` (Adam, the learning rate falling linearly to 0 over the
-    epochs; 5% of the rows held out); per epoch, the held-out agreement with the teacher
-    (greedy action equal to the teacher's), the actor's cross-entropy and the critic's error."""
+    epochs; the rows :func:`held_out_rows` names are held out); per epoch, the held-out agreement with the
+    teacher (greedy action equal to the teacher's), the actor's cross-entropy and the critic's error. The
+    weights of the epoch with the best agreement are kept (late epochs can lose some: see docs/training.md)."""
     import torch
 
     policy = model.policy
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(demos))
-    held_out, train_rows = order[: len(order) // 20], order[len(order) // 20 :]
+    held_out, train_rows = _split(len(demos), rng)
 
     def tensors(rows: np.ndarray) -> tuple[torch.Tensor, ...]:
         return (
@@ -117,5 +118,24 @@ def pretrain(
                     "value_rmse": float(torch.sqrt(torch.mean((values.flatten() - ret) ** 2))),
                 }
             )
+        if history[-1]["agreement"] > max((h["agreement"] for h in history[:-1]), default=-1.0):
+            best = copy.deepcopy(policy.state_dict())
+    policy.load_state_dict(best)
     policy.set_training_mode(False)
     return history
+
+
+def held_out_rows(rows: int, seed: int) -> np.ndarray:
+    """The 5% of ``rows`` demonstrations that :func:`pretrain` never fits, to measure agreement on."""
+    return _split(rows, np.random.default_rng(seed))[0]
+
+
+def _split(rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    order = rng.permutation(rows)
+    return order[: rows // 20], order[rows // 20 :]
+
+
+def best_epoch(history: list[dict[str, float]]) -> int:
+    """Index of the epoch whose weights :func:`pretrain` kept."""
+    agreement = [h["agreement"] for h in history]
+    return agreement.index(max(agreement))

@@ -268,17 +268,18 @@ def train(args: TrainArgs) -> Path:
 def warm_start(model: Any, args: TrainArgs, out: Path) -> None:
     """Fit a fresh model to ``args.imitate``'s play at the learner's seat (see :mod:`experiments.imitation`);
     the record goes to ``imitation.json``."""
-    from experiments.imitation import collect, pretrain
+    from experiments.imitation import best_epoch, collect, pretrain
 
     start = time.perf_counter()
     demos = collect(make_env(args, args.n_envs), args.imitate, args.imitate_decisions, args.gamma, args.seed)
     history = pretrain(model, demos, args.imitate_epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
+    kept = best_epoch(history)
     record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "epochs": history}
-    (out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
-    last = history[-1]
+    (out / "imitation.json").write_text(json.dumps({**record, "kept_epoch": kept}, indent=2) + "\n")
     print(
-        f"imitated {args.imitate} on {len(demos)} decisions in {time.perf_counter() - start:.0f} s: "
-        f"held-out agreement {last['agreement']:.3f}, value rmse {last['value_rmse']:.3f}"
+        f"imitated {args.imitate} on {len(demos)} decisions in {time.perf_counter() - start:.0f} s: held-out "
+        f"agreement {history[kept]['agreement']:.3f} (epoch {kept + 1} of {len(history)} kept), "
+        f"value rmse {history[kept]['value_rmse']:.3f}"
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments.imitation import collect, pretrain
+from experiments.imitation import best_epoch, collect, held_out_rows, pretrain
 from experiments.train import CONFIGS, LinearDecay, TrainArgs, check_args, make_env, train
 from tests.training.small_runs import small_run
 
@@ -67,6 +67,28 @@ def test_pretrain_reports_held_out_agreement_per_epoch(tmp_path: Path) -> None:
     history = pretrain(model, demos, epochs=2, batch_size=256, learning_rate=1e-3, seed=0)
     assert [sorted(h) for h in history] == [["agreement", "cross_entropy", "value_rmse"]] * 2
     assert all(0.0 <= h["agreement"] <= 1.0 for h in history)
+
+
+def test_pretrain_keeps_the_epoch_with_the_best_held_out_agreement(tmp_path: Path) -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    args = kyuuri(tmp_path)
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: make_env(args, 0)]), n_steps=64, batch_size=64, seed=0)
+    demos = collect(make_env(args, 1), "kyuuri/thrifty", 2000, gamma=0.99, seed=1)
+    rows = held_out_rows(len(demos), seed=0)
+    fitted = np.setdiff1d(np.arange(len(demos)), rows)
+    teacher = demos.actions.copy()
+    demos.actions[fitted] = demos.masks[fitted].argmax(axis=1)  # fit "lowest legal action", hold out the teacher
+    assert np.mean(demos.actions[fitted] != teacher[fitted]) > 0.3
+    history = pretrain(model, demos, epochs=4, batch_size=64, learning_rate=1e-3, seed=0)
+    kept = best_epoch(history)
+    assert kept < len(history) - 1, [round(h["agreement"], 3) for h in history]  # later epochs only got worse
+    obs, masks = torch.as_tensor(demos.observations[rows]), demos.masks[rows]
+    with torch.no_grad():
+        greedy = model.policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(-1).numpy()
+    assert float(np.mean(greedy == demos.actions[rows])) == pytest.approx(history[kept]["agreement"])
 
 
 def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
