@@ -6,26 +6,34 @@
 
 For each opponent, a two-entrant tournament (``agents.tournament``; the agent and the opponent fill the seats
 alternately, every seating of each deal played) with the game options of the run's config. The agent plays
-greedily (``ckpt-greedy:``) unless ``--sampling``. Prints one Markdown row per opponent with the agent's mean
-score and its 95% bootstrap interval (zero-sum games: above 0 means better than that opponent), the
-head-to-head win rate, and writes full reports under ``runs/eval/<game>/`` (or ``--out``).
+greedily (``ckpt-greedy:``) unless ``--sampling``. Prints one Markdown row per opponent with the agent's and the
+opponent's mean scores per seat and their difference, each with its 95% bootstrap interval over deals (the
+difference's resamples the same deals for both, so it is the measure of "better than": in zero-sum games the
+agent's score alone says the same), the agent's win rate, and writes full reports under ``runs/eval/<game>/``
+(or ``--out``).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.registry import policy_names
 from agents.tournament import Tournament, write_report
+from agents.tournament.stats import Estimate, ratio_difference
+from agents.tournament.worker import GameRecord
 from cardenvs.registry import game_name
 from experiments.train import TrainArgs, load_config
 
 
 def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dict[str, Any], out: Path) -> str:
-    """One opponent's row: ``| opponent | agent score [CI] | opponent score [CI] | agent win rate | games |``."""
+    """One opponent's row: ``| opponent | agent score | opponent score | agent − opponent | agent win rate |
+    games |`` (each with its interval)."""
     tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
     db = out / "tournament.sqlite"
     weights = Path(checkpoint.partition(":")[2])
@@ -35,10 +43,25 @@ def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dic
     result = tournament.run(db)
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
+    margin = score_margin(result.records, tournament.resamples, tournament.confidence, tournament.seed)
     return (
-        f"| `{opponent}` | {agent.score.text(3)} | {other.score.text(3)} | {agent.win_rate.text(3)} | "
-        f"{len(result.records)} |"
+        f"| `{opponent}` | {agent.score.text(3)} | {other.score.text(3)} | {margin.text(3)} | "
+        f"{agent.win_rate.text(3)} | {len(result.records)} |"
     )
+
+
+def score_margin(records: Sequence[GameRecord], resamples: int, confidence: float, seed: int) -> Estimate:
+    """The agent's mean score per seat minus the opponent's, with a bootstrap interval over deals that resamples
+    both from the same deals (the duplicate design's pairing: what a deal's cards give cancels out)."""
+    deals = sorted({r.deal for r in records})
+    row = {deal: i for i, deal in enumerate(deals)}
+    num, den = np.zeros((len(deals), 2)), np.zeros((len(deals), 2))
+    for record in records:
+        for label, score in zip(record.seats, record.returns, strict=True):
+            column = 0 if label == "agent" else 1
+            num[row[record.deal], column] += score
+            den[row[record.deal], column] += 1
+    return ratio_difference(num, den, np.random.default_rng(seed), resamples, confidence)
 
 
 def select_opponents(game: str, wanted: list[str] | None = None) -> list[str]:
@@ -67,8 +90,8 @@ def main(argv: list[str] | None = None) -> str:
     lines = [
         f"{ns.game} {args.options}, {spec}",
         "",
-        "| opponent | agent mean score | opponent mean score | agent win rate | games |",
-        "|---|---|---|---|---|",
+        "| opponent | agent mean score | opponent mean score | agent − opponent | agent win rate | games |",
+        "|---|---|---|---|---|---|",
     ]
     folder = Path(ns.out or Path("runs", "eval", args.game_name))
     for opponent in opponents:

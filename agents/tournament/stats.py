@@ -129,24 +129,49 @@ def cluster_bootstrap(
 
     ``num`` and ``den`` are ``(clusters, columns)``; returns (estimates, lows, highs). A column whose
     denominator is zero in a resample ignores that resample; one that is zero overall is NaN."""
-    clusters = num.shape[0]
     with np.errstate(invalid="ignore", divide="ignore"):
         estimate = num.sum(axis=0) / den.sum(axis=0)
-    if clusters < 2:
+    if num.shape[0] < 2:
         return estimate, np.full_like(estimate, np.nan), np.full_like(estimate, np.nan)
+    low, high = _percentiles(_resampled_ratios(num, den, rng, resamples), confidence)
+    return estimate, low, high
+
+
+def ratio_difference(
+    num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int, confidence: float
+) -> Estimate:
+    """``ratio(column 0) − ratio(column 1)`` of ``(clusters, 2)`` arrays, resampled in pairs (the same clusters
+    for both), so a duplicate tournament's shared deals cancel out of the interval."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratios = num.sum(axis=0) / den.sum(axis=0)
+    value = float(ratios[0] - ratios[1])
+    if num.shape[0] < 2:
+        return Estimate(value, math.nan, math.nan, float(den.sum()))
+    draws = _resampled_ratios(num, den, rng, resamples)
+    low, high = _percentiles(draws[:, :1] - draws[:, 1:], confidence)
+    return Estimate(value, float(low[0]), float(high[0]), float(den.sum()))
+
+
+def _resampled_ratios(num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
+    """``(resamples, columns)`` ratios, each from the clusters (rows) drawn with replacement."""
+    clusters = num.shape[0]
     draws = []
     for start in range(0, resamples, BOOTSTRAP_BLOCK):
         block = min(BOOTSTRAP_BLOCK, resamples - start)
         weights = rng.multinomial(clusters, np.full(clusters, 1.0 / clusters), size=block).astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
             draws.append((weights @ num) / (weights @ den))
-    sample = np.concatenate(draws)
+    return np.concatenate(draws)
+
+
+def _percentiles(sample: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two-sided percentile interval per column; NaN where every draw is NaN."""
     tail = (1.0 - confidence) / 2 * 100
     all_nan = np.all(np.isnan(sample), axis=0)
     sample[:, all_nan] = 0.0  # keeps nanpercentile quiet; those columns are reported as NaN below
     low, high = np.nanpercentile(sample, [tail, 100 - tail], axis=0)
     low[all_nan] = high[all_nan] = np.nan
-    return estimate, low, high
+    return low, high
 
 
 def win_shares(returns: Sequence[float], sides: Sequence[Sequence[int]] | None = None) -> list[float]:

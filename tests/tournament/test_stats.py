@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.tournament.metrics import Ratio
-from agents.tournament.stats import analyse, cluster_bootstrap, games_needed, win_shares
+from agents.tournament.stats import analyse, cluster_bootstrap, games_needed, ratio_difference, win_shares
 from agents.tournament.worker import GameRecord
 
 
@@ -67,6 +67,18 @@ def test_bootstrap_resamples_deals_not_games() -> None:
     assert (hi_c - lo_c)[0] / (hi_i - lo_i)[0] == pytest.approx(2.0, rel=0.15)
 
 
+def test_a_difference_resamples_both_columns_from_the_same_deals() -> None:
+    """Deals that move both players' scores together (the cards) must cancel out of the difference's interval."""
+    rng = np.random.default_rng(2)
+    deal_luck = rng.normal(0.0, 3.0, size=300)
+    scores = np.stack([deal_luck + 0.1 + rng.normal(0.0, 0.2, 300), deal_luck + rng.normal(0.0, 0.2, 300)], axis=1)
+    margin = ratio_difference(scores, np.ones_like(scores), rng, 1000, 0.95)
+    _, low, high = cluster_bootstrap(scores, np.ones_like(scores), rng, 1000, 0.95)
+    assert margin.value == pytest.approx(scores[:, 0].mean() - scores[:, 1].mean())
+    assert margin.low < 0.1 < margin.high and margin.low > 0.0  # the 0.1 edge is found, and only it
+    assert margin.width < 0.1 * (high[0] - low[0])  # an unpaired interval would be as wide as the luck
+
+
 def test_degenerate_inputs() -> None:
     constant = np.full((10, 1), 0.5)
     value, low, high = cluster_bootstrap(constant, np.ones_like(constant), np.random.default_rng(0), 100, 0.95)
@@ -89,3 +101,5 @@ def test_the_winning_side_of_a_team_game_wins_whole() -> None:
     assert win_shares([0.0, 0.0, 0.0, 0.0], sides) == [0.5, 0.5, 0.5, 0.5]
     records = [record(0, 0, ["A", "B", "A", "B"], [1.0, -1.0, 1.0, -1.0])]
     assert analyse(records, ["A", "B"], sides=sides, resamples=10).entrant_stats["A"].win_rate.value == 1.0
+    one_deal = ratio_difference(np.ones((1, 2)), np.ones((1, 2)), np.random.default_rng(0), 100, 0.95)
+    assert one_deal.value == 0.0 and np.isnan(one_deal.low)
