@@ -3,6 +3,7 @@
     python -m experiments.training_results --game kyuuri-v0 --games 1200
     python -m experiments.training_results --game kyuuri-v0 --checkpoint runs/train/kyuuri/seed0/final.zip
     python -m experiments.training_results --game kyuuri-v0 --games 4800 --opponent kyuuri/thrifty --out runs/eval/k
+    python -m experiments.training_results --game goninkan-v0 --games 4800 --workers 2
 
 For each opponent, a two-entrant tournament (``agents.tournament``; the agent and the opponent fill the seats
 alternately, every seating of each deal played) with the game options of the run's config. The agent plays
@@ -31,7 +32,9 @@ from cardenvs.registry import game_name
 from experiments.train import TrainArgs, load_config
 
 
-def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dict[str, Any], out: Path) -> str:
+def evaluate(
+    game: str, checkpoint: str, opponent: str, games: int, options: dict[str, Any], out: Path, workers: int = 1
+) -> str:
     """One opponent's row: ``| opponent | agent score | opponent score | agent − opponent | agent win rate |
     games |`` (each with its interval)."""
     tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
@@ -40,7 +43,7 @@ def evaluate(game: str, checkpoint: str, opponent: str, games: int, options: dic
     if db.exists() and weights.exists() and weights.stat().st_mtime > db.stat().st_mtime:
         for stale in out.glob("tournament.sqlite*"):  # the checkpoint was retrained since: start afresh
             stale.unlink()
-    result = tournament.run(db)
+    result = tournament.run(db, workers=workers)
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
     margin = score_margin(result.records, tournament.resamples, tournament.confidence, tournament.seed)
@@ -82,6 +85,7 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--sampling", action="store_true", help="sample the policy instead of playing its argmax")
     p.add_argument("--opponent", action="append", help="only these opponents (default: random and every rule bot)")
     p.add_argument("--out", help="reports folder (default runs/eval/<game>)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing the games (0: every core)")
     ns = p.parse_args(argv)
     args = TrainArgs(**{**load_config(ns.game), "game": ns.game})
     checkpoint = ns.checkpoint or str(args.run_dir() / "final.zip")
@@ -96,7 +100,7 @@ def main(argv: list[str] | None = None) -> str:
     folder = Path(ns.out or Path("runs", "eval", args.game_name))
     for opponent in opponents:
         out = folder / (opponent.replace("/", "_") + ("-sampling" if ns.sampling else ""))
-        lines.append(evaluate(ns.game, spec, opponent, ns.games, args.options, out))
+        lines.append(evaluate(ns.game, spec, opponent, ns.games, args.options, out, ns.workers))
         print(lines[-1], flush=True)
     text = "\n".join(lines)
     print(text)
