@@ -118,7 +118,7 @@ def pretrain(
                     "value_rmse": float(torch.sqrt(torch.mean((values.flatten() - ret) ** 2))),
                 }
             )
-        if history[-1]["agreement"] > max((h["agreement"] for h in history[:-1]), default=-1.0):
+        if best_epoch(history) == len(history) - 1:
             best = copy.deepcopy(policy.state_dict())
     policy.load_state_dict(best)
     policy.set_training_mode(False)
