@@ -129,8 +129,7 @@ def cluster_bootstrap(
 
     ``num`` and ``den`` are ``(clusters, columns)``; returns (estimates, lows, highs). A column whose
     denominator is zero in a resample ignores that resample; one that is zero overall is NaN."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        estimate = num.sum(axis=0) / den.sum(axis=0)
+    estimate = _ratios(num, den)
     if num.shape[0] < 2:
         return estimate, np.full_like(estimate, np.nan), np.full_like(estimate, np.nan)
     low, high = _percentiles(_resampled_ratios(num, den, rng, resamples), confidence)
@@ -142,14 +141,19 @@ def ratio_difference(
 ) -> Estimate:
     """``ratio(column 0) − ratio(column 1)`` of ``(clusters, 2)`` arrays, resampled in pairs (the same clusters
     for both), so a duplicate tournament's shared deals cancel out of the interval."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratios = num.sum(axis=0) / den.sum(axis=0)
+    ratios = _ratios(num, den)
     value = float(ratios[0] - ratios[1])
     if num.shape[0] < 2:
         return Estimate(value, math.nan, math.nan, float(den.sum()))
     draws = _resampled_ratios(num, den, rng, resamples)
     low, high = _percentiles(draws[:, :1] - draws[:, 1:], confidence)
     return Estimate(value, float(low[0]), float(high[0]), float(den.sum()))
+
+
+def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``sum(num) / sum(den)`` per column (NaN where the denominator is 0)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(num.sum(axis=0) / den.sum(axis=0))
 
 
 def _resampled_ratios(num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
