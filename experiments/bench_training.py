@@ -63,6 +63,12 @@ class TutorialStyleEnv(gymnasium.Env[np.ndarray, np.int64]):
         return np.asarray(self.aec.observe(self.aec.agent_selection)["action_mask"], dtype=bool)
 
 
+def _tutorial_mask(env: Any) -> np.ndarray:
+    """``ActionMasker``'s mask function: the wrapped tutorial env's mask."""
+    mask: np.ndarray = env.unwrapped.action_mask()
+    return mask
+
+
 def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int, threads: int) -> float:
     """Steps/s of the tutorial's setup: one env, MaskablePPO defaults, torch's default thread count."""
     import torch
@@ -70,7 +76,7 @@ def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int, thre
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from sb3_contrib.common.wrappers import ActionMasker
 
-    env = ActionMasker(TutorialStyleEnv(make(game, **options)), lambda e: e.unwrapped.action_mask())
+    env = ActionMasker(TutorialStyleEnv(make(game, **options)), _tutorial_mask)
     torch.set_num_threads(threads)  # the tuned runs set their own; give the baseline torch's default back
     model = MaskablePPO(MaskableActorCriticPolicy, env, seed=seed, verbose=0, device="cpu")
     start = time.perf_counter()

@@ -26,6 +26,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.base import Policy, PolicyContext
 from agents.registry import make_policy, policy_names
 from agents.sb3_policy import ActorWeights, MlpPolicy
@@ -70,6 +72,13 @@ class TrainArgs:
     imitate_decisions: int = 200_000
     """Teacher decisions recorded at the learner's seat for the warm start."""
     imitate_epochs: int = 10
+    imitate_rounds: int = 0
+    """DAgger rounds after the first fit: the network plays the seat, the teacher labels its decisions, and the
+    network is refit on all the decisions so far."""
+    imitate_round_decisions: int = 500_000
+    imitate_round_epochs: int = 2
+    imitate_workers: int = 1
+    """Processes that record the decisions (each with its share)."""
     # opponents
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
     """Fixed pool entries: registered policy name → weight."""
@@ -143,7 +152,9 @@ def make_env(args: TrainArgs, rank: int) -> PoolSeatEnv:
     return env
 
 
-class _EnvFn:
+class EnvFactory:
+    """``make_env(args, rank)`` as a picklable callable, for subprocess vector envs and parallel collection."""
+
     def __init__(self, args: TrainArgs, rank: int):
         self.args, self.rank = args, rank
 
@@ -182,7 +193,7 @@ def train(args: TrainArgs) -> Path:
     (out / "snapshots").mkdir(exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2) + "\n")
 
-    fns = [_EnvFn(args, i) for i in range(args.n_envs)]
+    fns = [EnvFactory(args, i) for i in range(args.n_envs)]
     venv = VecMonitor(SubprocVecEnv(fns) if args.vec_env == "subproc" else DummyVecEnv(fns))  # type: ignore[arg-type]
     venv.seed(args.seed)
     probe = make_env(args, -1)
@@ -191,7 +202,7 @@ def train(args: TrainArgs) -> Path:
     meta = {"env_id": context.env_id, "options": args.options}
     tb = str(out / "tb") if args.tensorboard else None
 
-    hyper = {
+    hyper: dict[str, Any] = {
         "n_steps": args.n_steps,
         "batch_size": args.batch_size,
         "n_epochs": args.n_epochs,
@@ -225,7 +236,7 @@ def train(args: TrainArgs) -> Path:
         return stem.with_suffix(".zip")
 
     if args.imitate and not args.resume:
-        warm_start(model, args, out)
+        warm_start(model, args, out, scale, meta)
         save(out / "checkpoints" / "step_0")  # the imitation alone, before any PPO update
 
     class Periodic(BaseCallback):
@@ -265,22 +276,40 @@ def train(args: TrainArgs) -> Path:
     return final
 
 
-def warm_start(model: Any, args: TrainArgs, out: Path) -> None:
-    """Fit a fresh model to ``args.imitate``'s play at the learner's seat (see :mod:`experiments.imitation`);
-    the record goes to ``imitation.json``."""
-    from experiments.imitation import best_epoch, collect, pretrain
+def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: dict[str, Any]) -> None:
+    """Fit a fresh model to ``args.imitate``'s play at the learner's seat, then refit it over ``imitate_rounds``
+    rounds of its own play labelled by the teacher (see :mod:`experiments.imitation`); the record goes to
+    ``imitation.json``, each fit's actor to ``checkpoints/imitation_round_N.npz``."""
+    from experiments.imitation import Demonstrations, best_epoch, collect_in_parallel, pretrain
 
     start = time.perf_counter()
-    demos = collect(make_env(args, args.n_envs), args.imitate, args.imitate_decisions, args.gamma, args.seed)
-    history = pretrain(model, demos, args.imitate_epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
-    kept = best_epoch(history)
-    record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "epochs": history}
-    (out / "imitation.json").write_text(json.dumps({**record, "kept_epoch": kept}, indent=2) + "\n")
-    print(
-        f"imitated {args.imitate} on {len(demos)} decisions in {time.perf_counter() - start:.0f} s: held-out "
-        f"agreement {history[kept]['agreement']:.3f} (epoch {kept + 1} of {len(history)} kept), "
-        f"value rmse {history[kept]['value_rmse']:.3f}"
-    )
+    env_fns = [EnvFactory(args, args.n_envs + i) for i in range(args.imitate_workers)]
+    demos = collect_in_parallel(env_fns, args.imitate, args.imitate_decisions, args.gamma, args.seed)
+    rounds: list[dict[str, Any]] = []
+    for number in range(args.imitate_rounds + 1):
+        own_play = None
+        if number:  # DAgger: the copy plays, the teacher labels
+            learner = ActorWeights.from_model(model, scale)
+            new = collect_in_parallel(
+                env_fns, args.imitate, args.imitate_round_decisions, args.gamma, args.seed + number, learner
+            )
+            own_play = new.agreement()
+            demos = Demonstrations.concatenate([demos, new])
+        epochs = args.imitate_round_epochs if number else args.imitate_epochs
+        history = pretrain(model, demos, epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
+        kept = best_epoch(history)
+        ActorWeights.from_model(model, scale, {**meta, "imitation_round": number}).save(
+            out / "checkpoints" / f"imitation_round_{number}.npz"
+        )
+        rounds.append({"decisions": len(demos), "own_play_agreement": own_play, "epochs": history, "kept_epoch": kept})
+        print(
+            f"imitation round {number}: {len(demos)} decisions"
+            + (f", the copy played the teacher's move in {own_play:.3f} of its own" if own_play is not None else "")
+            + f"; held-out agreement {history[kept]['agreement']:.3f} (epoch {kept + 1} of {len(history)} kept), "
+            f"value rmse {history[kept]['value_rmse']:.3f}, {time.perf_counter() - start:.0f} s so far"
+        )
+    record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "rounds": rounds}
+    (out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 @dataclass(frozen=True)

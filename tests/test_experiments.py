@@ -26,6 +26,14 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
     assert text in written
 
 
+def test_moves_are_counted_once_however_many_sub_steps_make_them() -> None:
+    from experiments.bench.loops import decisions_per_move
+
+    assert decisions_per_move("kyuuri-v0", {}) == 1.0  # one card a decision
+    # a Verish claim is a declared rank then each card, so a move takes more than one decision
+    assert 1.5 < decisions_per_move("verish_ne_verish-v0", {}) < 4.0
+
+
 def test_demo_trains_and_reports(tmp_path: Path) -> None:
     out = subprocess.run(
         [

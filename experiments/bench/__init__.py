@@ -26,6 +26,7 @@ import os
 import platform
 import statistics
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +77,9 @@ def registered_games(only: list[str] | None, kinds: list[str], batches: list[int
         options = dict(definition.benchmark_options)
         loops: dict[str, Loop] = {}
         if "raw" in kinds:
-            loops["raw"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make_raw(env_id, **options))
+            loops["raw"] = aec_loop(partial(cardenvs.make_raw, env_id, **options))
         if "env()" in kinds:
-            loops["env()"] = aec_loop(lambda env_id=env_id, options=options: cardenvs.make(env_id, **options))
+            loops["env()"] = aec_loop(partial(cardenvs.make, env_id, **options))
         if "engine" in kinds:
             loops["engine"] = engine_loop(env_id, options)
         if "batched" in kinds:
@@ -180,7 +181,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> str:
     args = parse(argv)
     skipped: list[str] = []
-    peer_loops = available_peers(args.peers, say=lambda note: (print(note), skipped.append(note)))
+
+    def say(note: str) -> None:
+        print(note)
+        skipped.append(note)
+
+    peer_loops = available_peers(args.peers, say=say)
     games = registered_games(args.only, args.kinds, args.batch)
     started = machine()
     loops = {g.key(kind): loop for g in games for kind, loop in g.loops.items()} | peer_loops

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 import cardenvs
+from cardenvs.testing.rollout import decisions as rollout_decisions
 from cardenvs.vector import BatchedGames, sample_legal
 
 
@@ -125,20 +126,11 @@ def batched_loop(env_id: str, options: dict[str, Any], num_games: int) -> Loop:
 def decisions_per_move(env_id: str, options: dict[str, Any], games: int = 3, seed: int = 0) -> float:
     """Mean number of decisions that make one complete move (1 unless the game splits moves into sub-steps,
     like Zheng Shang You's shape, top rank and cards): peers count whole moves, so rates are compared per move
-    too. Counted outside the timed loops."""
-    env = cardenvs.make_raw(env_id, **options)
-    rng = np.random.default_rng(seed)
+    too. Counted over the conformance kit's random rollouts, outside the timed loops."""
     decisions = moves = 0
     for g in range(games):
-        env.reset(seed=seed + g)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+        for decision in rollout_decisions(env_id, options, seed + g):
             decisions += 1
-            game = env.game
-            moves += game is None or not game.move_in_progress()
+            game = decision.env.game
+            moves += game is None or not game.move_in_progress()  # the decision that starts a move
     return decisions / max(1, moves)

@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments.imitation import best_epoch, collect, held_out_rows, pretrain
-from experiments.train import CONFIGS, LinearDecay, TrainArgs, check_args, make_env, train
+from agents.sb3_policy import ActorWeights
+from cardenvs.wrappers import observation_scale
+from experiments.imitation import best_epoch, collect, collect_in_parallel, held_out_rows, pretrain
+from experiments.train import CONFIGS, EnvFactory, LinearDecay, TrainArgs, check_args, make_env, train
 from tests.training.small_runs import small_run
 
 OPTIONS = {"num_players": 2, "episode": "deal"}
@@ -50,8 +52,8 @@ def test_demonstrations_are_the_teachers_legal_moves_with_the_return_that_follow
 def test_pretraining_copies_the_teacher_and_is_recorded(tmp_path: Path) -> None:
     final = train(kyuuri(tmp_path, imitate="kyuuri/thrifty", imitate_decisions=8000, imitate_epochs=8))
     record = json.loads((final.parent / "imitation.json").read_text())
-    agreement = [epoch["agreement"] for epoch in record["epochs"]]
-    assert record["teacher"] == "kyuuri/thrifty" and len(agreement) == 8
+    agreement = [epoch["agreement"] for epoch in record["rounds"][0]["epochs"]]
+    assert record["teacher"] == "kyuuri/thrifty" and len(agreement) == 8 and len(record["rounds"]) == 1
     # measured: 0.71 after the first epoch, 0.93 after the last
     assert agreement[-1] > 0.85 and agreement[-1] > agreement[0]
     assert (final.parent / "checkpoints" / "step_0.npz").exists()  # the imitation alone, kept to compare
@@ -85,10 +87,68 @@ def test_pretrain_keeps_the_epoch_with_the_best_held_out_agreement(tmp_path: Pat
     history = pretrain(model, demos, epochs=4, batch_size=64, learning_rate=1e-3, seed=0)
     kept = best_epoch(history)
     assert kept < len(history) - 1, [round(h["agreement"], 3) for h in history]  # later epochs only got worse
-    obs, masks = torch.as_tensor(demos.observations[rows]), demos.masks[rows]
+    obs, masks = torch.as_tensor(demos.observations[rows].astype(np.float32)), demos.masks[rows]
     with torch.no_grad():
         greedy = model.policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(-1).numpy()
     assert float(np.mean(greedy == demos.actions[rows])) == pytest.approx(history[kept]["agreement"])
+
+
+def test_held_out_rows_stay_held_out_when_rows_are_appended() -> None:
+    first, longer = held_out_rows(4000, seed=3), held_out_rows(9000, seed=3)
+    assert np.array_equal(longer[longer < 4000], first)
+    assert 0.03 < len(longer) / 9000 < 0.07
+
+
+def test_with_a_learner_the_learner_plays_and_the_teacher_labels(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    args = kyuuri(tmp_path)
+    env = make_env(args, 0)
+    untrained = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: make_env(args, 0)]), n_steps=64, seed=0)
+    learner = ActorWeights.from_model(untrained, observation_scale(env.env.layout))
+    demos = collect(env, "kyuuri/thrifty", 2000, gamma=1.0, seed=0, learner=learner)
+    rows = np.arange(len(demos))
+    assert demos.masks[rows, demos.actions].all() and demos.masks[rows, demos.played].all()
+    # an untrained network picks the bot's card in some decisions only (forced moves and luck)
+    assert 0.2 < demos.agreement() < 0.9, demos.agreement()
+    by_teacher = collect(make_env(args, 0), "kyuuri/thrifty", 2000, gamma=1.0, seed=0)
+    assert by_teacher.agreement() == 1.0
+    # the untrained copy loses more to random than the bot does: the returns are those of the play at the table
+    assert float(np.mean(demos.returns > 0)) < float(np.mean(by_teacher.returns > 0)) - 0.1
+
+
+def test_collection_splits_over_processes_reproducibly(tmp_path: Path) -> None:
+    args = kyuuri(tmp_path)
+    fns = [EnvFactory(args, 0), EnvFactory(args, 1)]
+    one, again = (collect_in_parallel(fns, "kyuuri/thrifty", 3000, 1.0, seed=5) for _ in range(2))
+    assert 2800 < len(one) <= 3000 and one.episodes > 100
+    assert np.array_equal(one.observations, again.observations) and np.array_equal(one.actions, again.actions)
+    alone = collect_in_parallel(fns[:1], "kyuuri/thrifty", 3000, 1.0, seed=5)
+    # the first process records what one process would, up to its share; the second deals games of its own
+    assert np.array_equal(alone.observations[:1000], one.observations[:1000])
+    assert not np.array_equal(alone.observations[-1000:], one.observations[-1000:])
+
+
+def test_dagger_rounds_refit_on_the_copys_own_play(tmp_path: Path) -> None:
+    final = train(
+        kyuuri(
+            tmp_path,
+            imitate="kyuuri/thrifty",
+            imitate_decisions=4000,
+            imitate_epochs=4,
+            imitate_rounds=1,
+            imitate_round_decisions=3000,
+            imitate_round_epochs=3,
+        )
+    )
+    rounds = json.loads((final.parent / "imitation.json").read_text())["rounds"]
+    assert [len(r["epochs"]) for r in rounds] == [4, 3] and rounds[0]["own_play_agreement"] is None
+    assert 6500 < rounds[1]["decisions"] <= 7000
+    # measured: the copy played the bot's card in 0.63 of its own decisions (held-out agreement 0.68 after 4 epochs)
+    assert 0.4 < rounds[1]["own_play_agreement"] < 0.95
+    first, second = (ActorWeights.load(final.parent / "checkpoints" / f"imitation_round_{n}.npz") for n in (0, 1))
+    assert first.meta["imitation_round"] == 0 and not np.array_equal(first.action[0], second.action[0])
 
 
 def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
