@@ -29,7 +29,7 @@ TASKS: dict[str, list[list[str]]] = {
     "test": [
         ["-m", "ruff", "check", "cardenvs", "agents", "experiments", "tests"],
         ["-m", "mypy"],
-        ["-m", "pytest", "-n", "2", "-q"],
+        ["-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"],
     ],
     "bench": [["-m", "experiments.bench"]],
     "golden": [["-m", "tests.golden", "--update"]],
