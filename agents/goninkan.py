@@ -13,21 +13,20 @@ from collections.abc import Mapping
 import numpy as np
 
 from agents.base import PlanningPolicy, PolicyContext
-from cardenvs.core.tricks import plain_card_strength
-from cardenvs.goninkan.ruleset import TRICKS, ruleset
+from cardenvs.goninkan.ruleset import ruleset
+from cardenvs.goninkan.tricks import card_strength
 
 DECISIONS = ("play", "declare", "lead_choice", "show", "trump", "sweep", "blind_swap")
-JOKER_WINS = 1000
 
 
 class KankeiRuleBot(PlanningPolicy):
-    """Rule-based player for ``cardenvs/goninkan-v0`` and ``cardenvs/yoninkan-v0`` (any seat, any option)."""
+    """Rule-based player for ``cardenvs/goninkan-v1`` and ``cardenvs/yoninkan-v1`` (any seat, any option)."""
 
     name = "goninkan/rule"
 
     def __init__(self, context: PolicyContext, seed: int | None = None):
         super().__init__(context, seed)
-        rules = ruleset(context.options)
+        self.rules = rules = ruleset(context.options)
         self.cards = rules.cards
         self.goninkan = rules.is_goninkan
         self.n = context.num_players
@@ -71,10 +70,8 @@ class KankeiRuleBot(PlanningPolicy):
             return self.play[self._lead(legal_plain, observation, trump)]
         led = _one_hot(self.view(observation, "led_suit"))
         leader = _one_hot(self.view(observation, "leader"))
-        best_seat, best = max(
-            ((seat, self._strength(c, seat == leader, led, trump, trick_no)) for seat, c in played),
-            key=lambda x: x[1],
-        )
+        best_seat = _one_hot(self.view(observation, "trick_winner"))
+        best = self._strength(dict(played)[best_seat], best_seat == leader, led, trump, trick_no)
         honours = sum(self.cards.honour[c] for _, c in played)
         mates = self._partners(observation)
         if not legal_plain:
@@ -108,11 +105,7 @@ class KankeiRuleBot(PlanningPolicy):
         return not higher
 
     def _strength(self, card: int, led_by_it: bool, led: int, trump: int, trick_no: int) -> int:
-        if card != self.cards.joker:
-            return plain_card_strength(self.cards.suit[card], self.cards.rank[card], led, trump)
-        if not self.goninkan and trick_no == TRICKS:
-            return 1 if led_by_it else -1
-        return JOKER_WINS
+        return card_strength(self.rules, card, 0 if led_by_it else 1, led, trump, trick_no)
 
     def _rank_order(self, card: int, trump: int) -> int:
         """Cheapness of a card to throw away: low ranks first, trumps last."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from functools import partial
 from typing import Any
 
 import pettingzoo
@@ -17,10 +18,16 @@ GAMES: dict[str, tuple[int, str]] = {
     "yukushi": (0, "cardenvs.yukushi.env"),
     "kyuuri": (0, "cardenvs.kyuuri.env"),
     "zheng_shang_you": (0, "cardenvs.zheng_shang_you.env"),
-    "goninkan": (0, "cardenvs.goninkan.env"),
-    "yoninkan": (0, "cardenvs.goninkan.yoninkan_env"),
+    "goninkan": (1, "cardenvs.goninkan.env"),
+    "yoninkan": (1, "cardenvs.goninkan.yoninkan_env"),
 }
-"""Game name → (version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
+"""Game name → (current version, module providing ``DEFINITION``, ``raw_env`` and ``env``)."""
+
+RETIRED: dict[str, str] = {
+    "goninkan-v0": "its observation gained `trick_winner` in v1",
+    "yoninkan-v0": "its observation gained `trick_winner` in v1",
+}
+"""Ids of earlier versions → what changed; making one raises an error that names the current id."""
 
 ENV_IDS: tuple[str, ...] = tuple(f"{NAMESPACE}/{name}-v{v}" for name, (v, _) in GAMES.items())
 """Every registered id, e.g. ``cardenvs/verish_ne_verish-v0``."""
@@ -32,17 +39,28 @@ def game_name(env_id: str) -> str:
 
 
 def register_all() -> None:
-    """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-v0")``)."""
+    """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-v0")``); a retired id is
+    registered too, to an entry point that raises the error of :func:`make`."""
     for env_id, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
+    for old in RETIRED:
+        if f"{NAMESPACE}/{old}" not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", f"{NAMESPACE}/{old}", entry_point=partial(_module_of, old))
 
 
-def _module_of(env_id: str) -> Any:
+def _module_of(env_id: str, **_options: Any) -> Any:
     full = env_id if env_id.startswith(f"{NAMESPACE}/") else f"{NAMESPACE}/{env_id}"
     for known, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if known == full:
             return importlib.import_module(module)
+    short = full.removeprefix(f"{NAMESPACE}/")
+    if short in RETIRED:
+        name = game_name(short)
+        raise InvalidOptionError(
+            f"{full} is retired ({RETIRED[short]}): use {NAMESPACE}/{name}-v{GAMES[name][0]}; "
+            f"docs/games/ has each game's version history"
+        )
     raise InvalidOptionError(f"unknown environment id {env_id!r}; registered ids: {', '.join(ENV_IDS)}")
 
 

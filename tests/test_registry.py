@@ -27,7 +27,17 @@ def test_every_id_is_made_four_ways(env_id: str) -> None:
         env.reset(seed=0)
         assert env.agent_selection.startswith("player_")
     assert isinstance(module.raw_env(), CardGameEnv)
-    assert env_id == definition.env_id and env_id.startswith("cardenvs/") and env_id.endswith("-v0")
+    assert env_id == definition.env_id and env_id.startswith("cardenvs/")
+    assert env_id.endswith(f"-v{cardenvs.GAMES[definition.name][0]}")
+
+
+@pytest.mark.parametrize("old", sorted(cardenvs.registry.RETIRED))
+def test_a_retired_id_is_refused_with_the_current_one_named(old: str) -> None:
+    current = f"cardenvs/{cardenvs.registry.game_name(old)}-v{cardenvs.GAMES[cardenvs.registry.game_name(old)][0]}"
+    assert current in cardenvs.ENV_IDS and f"cardenvs/{old}" not in cardenvs.ENV_IDS
+    for make in (lambda: cardenvs.make(old), lambda: pettingzoo.make("aec", f"cardenvs/{old}")):
+        with pytest.raises(cardenvs.InvalidOptionError, match=f"cardenvs/{old} is retired.*use {current}"):
+            make()
 
 
 def test_importing_cardenvs_does_not_import_torch_or_sb3() -> None:

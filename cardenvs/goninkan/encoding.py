@@ -60,6 +60,7 @@ def _layout(n: int, d: int, rb: float, n_rounds: int) -> ObservationLayout:
             ("led_suit", 4, 1, "suit to follow in the trick in progress (the named suit after a joker lead)"),
             ("trick_number", 10, 1, "one-hot: the trick in progress or about to start"),
             ("leader", n, 1, "relative seat that leads (led) the trick in progress"),
+            ("trick_winner", n, 1, "relative seat whose card is winning the trick in progress so far"),
             ("kankei", n, 1, "relative seats I know to be 関係"),
             ("mukan", n, 1, "relative seats I know to be 無関係"),
             ("teams_known", 1, 1, "1 when I know every player's side"),
@@ -132,6 +133,8 @@ def encode(game: KankeiGame[Any], me: int, cached: bool = True, out: np.ndarray 
     obs[o["trick_number"] + min(game.trick_no, 10) - 1] = 1
     if trick.leader >= 0:
         obs[o["leader"] + relative[trick.leader]] = 1
+    if game.trick_leading >= 0:
+        obs[o["trick_winner"] + relative[game.trick_leading]] = 1
     view = team_view(game, me)[order]
     obs[o["kankei"] : o["kankei"] + 2 * n] = (view == _SIDES).ravel()  # kankei then mukan (adjacent)
     obs[o["honours"] : o["honours"] + n] = game.honours[order]

@@ -1,4 +1,4 @@
-"""PettingZoo constructors of ``cardenvs/goninkan-v0``."""
+"""PettingZoo constructors of ``cardenvs/goninkan-v1``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def num_players(options: KankeiOptions) -> int:
 
 DEFINITION: GameDefinition[GoninkanOptions] = GameDefinition(
     name="goninkan",
-    version=0,
+    version=1,
     options_type=GoninkanOptions,
     new_game=KankeiGame,
     default_max_steps=default_max_steps,

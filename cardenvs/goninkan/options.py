@@ -1,4 +1,4 @@
-"""Options of ``cardenvs/goninkan-v0`` and ``cardenvs/yoninkan-v0`` (spec: ``shared/rules/goninkan.md``).
+"""Options of ``cardenvs/goninkan-v1`` and ``cardenvs/yoninkan-v1`` (spec: ``shared/rules/goninkan.md``).
 
 Defaults follow the spec; every entry of its ambiguity table that changes play is an option. The two games
 share the match structure and the scoring options (:class:`KankeiOptions`).
@@ -72,7 +72,7 @@ class KankeiOptions:
 
 @dataclass(frozen=True)
 class GoninkanOptions(KankeiOptions):
-    """Options of ``cardenvs/goninkan-v0``."""
+    """Options of ``cardenvs/goninkan-v1``."""
 
     num_players: int = 5
     """5, or 6 with a dealer who sits out each round and scores with the 関係 team."""
@@ -94,10 +94,10 @@ class GoninkanOptions(KankeiOptions):
 
 @dataclass(frozen=True)
 class YoninkanOptions(KankeiOptions):
-    """Options of ``cardenvs/yoninkan-v0``."""
+    """Options of ``cardenvs/yoninkan-v1``."""
 
     num_players: int = 4
-    """Always 4 (use goninkan-v0 for 5 or 6)."""
+    """Always 4 (use goninkan-v1 for 5 or 6)."""
     yoninkan_partner_rank: PartnerRank = "A"
     """Rank of the trump card that, with the joker, marks the hidden 関係 pair (A1)."""
     yoninkan_double: DoubleHolder = "redeal"

@@ -288,6 +288,8 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.known[:] = -1
         self.trick_no = 1
         self.trick = Trick(-1)
+        self.trick_leading = -1
+        """The player whose card is winning the trick in progress (-1 before its lead)."""
         self.honours = np.zeros(self.num_players, dtype=np.int64)
         self.side_honours = [0, 0]
         """Honours of the 関係 side and of the 無関係 side this deal."""
@@ -496,6 +498,7 @@ class KankeiGame(RulesEngine[OptionsT]):
     # ------------------------------------------------------------------ tricks
     def _start_trick(self, leader: int) -> None:
         self.trick = Trick(leader)
+        self.trick_leading = -1
         self.in_trick.clear()
         self.phase = PLAY
         self.current_player = leader
@@ -548,6 +551,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             if trick.led_suit == self.deal1_trump:  # the only void that tells where the key trump card is
                 self.knowledge_changed()
         trick.add(player, card)
+        self.trick_leading = trick_winner(self.rules, trick, self.trick_no, self.trump)
         if self.trick_no >= 9:
             self.played_late[player] = True
         if declaration is not None and declaration >= 0:
@@ -582,7 +586,7 @@ class KankeiGame(RulesEngine[OptionsT]):
 
     def _end_trick(self) -> None:
         trick = self.trick
-        winner = trick_winner(self.rules, trick, self.trick_no, self.trump)
+        winner = self.trick_leading
         taken = sum(self.cards.honour[c] for c in trick.cards)
         self.honours[winner] += taken
         self.side_honours[0 if self.is_kankei[winner] else 1] += taken

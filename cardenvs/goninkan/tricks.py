@@ -42,19 +42,19 @@ def legal_cards(
     return options, True
 
 
-def trick_winner(rules: Ruleset, trick: Trick, trick_no: int, trump: int) -> int:
-    """The player who wins the completed ``trick``."""
+def card_strength(rules: Ruleset, card: int, position: int, led_suit: int, trump: int, trick_no: int) -> int:
+    """How strongly ``card``, played ``position``-th (0: the lead) to trick ``trick_no``, holds it: the highest wins
+    (the joker's strength depends on the trick and on whether it was led)."""
     cards = rules.cards
-    joker = cards.joker
-    last = trick_no == TRICKS
+    if card != cards.joker:
+        return plain_card_strength(cards.suit[card], cards.rank[card], led_suit, trump)
+    if rules.joker_lowest_in_last_trick and trick_no == TRICKS:
+        return JOKER_LED_WEAK if position == 0 else JOKER_LOWEST
+    if position == 0 and rules.joker_lead_weak_every_trick:
+        return JOKER_LED_WEAK
+    return JOKER_WINS
 
-    def strength(card: int, position: int) -> int:
-        if card != joker:
-            return plain_card_strength(cards.suit[card], cards.rank[card], trick.led_suit, trump)
-        if rules.joker_lowest_in_last_trick and last:
-            return JOKER_LED_WEAK if position == 0 else JOKER_LOWEST
-        if position == 0 and rules.joker_lead_weak_every_trick:
-            return JOKER_LED_WEAK
-        return JOKER_WINS
 
-    return trick.winner(strength)
+def trick_winner(rules: Ruleset, trick: Trick, trick_no: int, trump: int) -> int:
+    """The player whose card wins ``trick`` (so far, if it is not complete)."""
+    return trick.winner(lambda card, position: card_strength(rules, card, position, trick.led_suit, trump, trick_no))

@@ -1,4 +1,4 @@
-"""PettingZoo constructors of ``cardenvs/yoninkan-v0`` (Goninkan's engine with Yoninkan's rules)."""
+"""PettingZoo constructors of ``cardenvs/yoninkan-v1`` (Goninkan's engine with Yoninkan's rules)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from cardenvs.goninkan.rules import KankeiGame
 
 DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
     name="yoninkan",
-    version=0,
+    version=1,
     docs_page="goninkan",
     options_type=YoninkanOptions,
     new_game=KankeiGame,

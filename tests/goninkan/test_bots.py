@@ -15,7 +15,7 @@ from agents.registry import policy_names
 
 @pytest.mark.parametrize(
     ("env_id", "options"),
-    [(env_id, v) for env_id in ("goninkan-v0", "yoninkan-v0") for v in cardenvs.definition(env_id).variants],
+    [(env_id, v) for env_id in ("goninkan-v1", "yoninkan-v1") for v in cardenvs.definition(env_id).variants],
 )
 def test_bots_play_every_variant(env_id: str, options: dict[str, Any]) -> None:
     env = cardenvs.make(env_id, **options)
@@ -27,7 +27,7 @@ def test_bots_play_every_variant(env_id: str, options: dict[str, Any]) -> None:
         assert not result.truncated and result.decisions > 0
 
 
-@pytest.mark.parametrize(("env_id", "options"), [("goninkan-v0", {}), ("yoninkan-v0", {})])
+@pytest.mark.parametrize(("env_id", "options"), [("goninkan-v1", {}), ("yoninkan-v1", {})])
 def test_bot_outscores_random_players(env_id: str, options: dict[str, Any]) -> None:
     env = cardenvs.make(env_id, **options)
     n = len(env.unwrapped.possible_agents)

@@ -165,7 +165,7 @@ def test_lead_decider_options() -> None:
 
 # ---------------------------------------------------------------- the match
 def test_match_trumps_cycle_and_the_dealer_moves_right() -> None:
-    env = cardenvs.make_raw("goninkan-v0", episode="match", n_rounds=5, dealer=0)
+    env = cardenvs.make_raw("goninkan-v1", episode="match", n_rounds=5, dealer=0)
     env.reset(seed=11)
     rng = np.random.default_rng(0)
     total = dict.fromkeys(env.possible_agents, 0.0)
@@ -208,7 +208,7 @@ def test_bad_options_and_deals_are_refused() -> None:
     with pytest.raises(InvalidOptionError, match="episode='round'"):
         GoninkanOptions(episode="match", round_number=2)
     with pytest.raises(InvalidOptionError, match="kankei_lead_decider"):
-        cardenvs.make("goninkan-v0", kankei_lead_decider="oldest")
+        cardenvs.make("goninkan-v1", kankei_lead_decider="oldest")
     with pytest.raises(InvalidOptionError, match="2♣ not in the goninkan-50 deck"):
         goninkan([*SWEEP_DEAL[:4], "J♥ 3♥ 4♥ 5♥ 6♥ J♣ 2♠ 5♠ 8♠ 2♣"])
     with pytest.raises(InvalidOptionError, match="deck exactly"):
