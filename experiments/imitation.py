@@ -163,9 +163,10 @@ def pretrain(
     model: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int
 ) -> list[dict[str, float]]:
     """Fit ``model``'s policy (a MaskablePPO) to ``demos`` (Adam, the learning rate falling linearly to 0 over the
-    epochs; the rows :func:`held_out_rows` names are held out); per epoch, the held-out agreement with the
-    teacher (greedy action equal to the teacher's), the actor's cross-entropy and the critic's error. The
-    weights of the epoch with the best agreement are kept (late epochs can lose some: see docs/training.md)."""
+    epochs; the rows :func:`held_out_rows` names are held out). Returns the held-out agreement with the teacher
+    (greedy action equal to the teacher's), the actor's cross-entropy and the critic's error of the weights it
+    started from (entry 0) and after each epoch (entry k). The weights with the best agreement are kept, the
+    starting ones included: a fit can diverge (see docs/training.md), and a refit must not lose a good copy."""
     import torch
 
     policy = model.policy
@@ -180,10 +181,23 @@ def pretrain(
             torch.as_tensor(demos.returns[rows]),
         )
 
+    def held_out_scores() -> dict[str, float]:
+        policy.eval()
+        with torch.no_grad():
+            obs, mask, action, ret = tensors(held_out)
+            values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
+            greedy = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.probs.argmax(-1)
+        return {
+            "agreement": float((greedy == action).float().mean()),
+            "cross_entropy": float(-log_prob.mean()),
+            "value_rmse": float(torch.sqrt(torch.mean((values.flatten() - ret) ** 2))),
+        }
+
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     batches = epochs * -(-len(train_rows) // batch_size)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / batches)  # linear to 0
-    history = []
+    history = [held_out_scores()]
+    best = copy.deepcopy(policy.state_dict())
     for _ in range(epochs):
         policy.train()
         rng.shuffle(train_rows)
@@ -196,18 +210,7 @@ def pretrain(
             torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
             optimizer.step()
             schedule.step()
-        policy.eval()
-        with torch.no_grad():
-            obs, mask, action, ret = tensors(held_out)
-            values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
-            greedy = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.probs.argmax(-1)
-            history.append(
-                {
-                    "agreement": float((greedy == action).float().mean()),
-                    "cross_entropy": float(-log_prob.mean()),
-                    "value_rmse": float(torch.sqrt(torch.mean((values.flatten() - ret) ** 2))),
-                }
-            )
+        history.append(held_out_scores())
         if best_epoch(history) == len(history) - 1:
             best = copy.deepcopy(policy.state_dict())
     policy.load_state_dict(best)
@@ -227,6 +230,6 @@ def _split(rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]
 
 
 def best_epoch(history: list[dict[str, float]]) -> int:
-    """Index of the epoch whose weights :func:`pretrain` kept."""
+    """The epoch whose weights :func:`pretrain` kept (0: the weights it started from), the first of the best."""
     agreement = [h["agreement"] for h in history]
     return agreement.index(max(agreement))

@@ -305,7 +305,7 @@ def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: 
         print(
             f"imitation round {number}: {len(demos)} decisions"
             + (f", the copy played the teacher's move in {own_play:.3f} of its own" if own_play is not None else "")
-            + f"; held-out agreement {history[kept]['agreement']:.3f} (epoch {kept + 1} of {len(history)} kept), "
+            + f"; held-out agreement {history[kept]['agreement']:.3f} (epoch {kept} of {epochs} kept), "
             f"value rmse {history[kept]['value_rmse']:.3f}, {time.perf_counter() - start:.0f} s so far"
         )
     record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "rounds": rounds}
