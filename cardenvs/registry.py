@@ -39,17 +39,22 @@ def game_name(env_id: str) -> str:
 
 
 def register_all() -> None:
-    """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-v0")``); a retired id is
+    """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-vN")``); a retired id is
     registered too, to an entry point that raises the error of :func:`make`."""
     for env_id, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
     for old in RETIRED:
         if f"{NAMESPACE}/{old}" not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", f"{NAMESPACE}/{old}", entry_point=partial(_module_of, old))
+            pettingzoo.register("aec", f"{NAMESPACE}/{old}", entry_point=partial(_refuse_retired, old))
 
 
-def _module_of(env_id: str, **_options: Any) -> Any:
+def _refuse_retired(env_id: str, **_options: Any) -> Any:
+    """PettingZoo's entry point for a retired id (it passes the options along): raises what :func:`make` raises."""
+    return _module_of(env_id)
+
+
+def _module_of(env_id: str) -> Any:
     full = env_id if env_id.startswith(f"{NAMESPACE}/") else f"{NAMESPACE}/{env_id}"
     for known, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if known == full:
