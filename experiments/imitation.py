@@ -181,10 +181,12 @@ def pretrain(
             torch.as_tensor(demos.returns[rows]),
         )
 
+    scored = tensors(held_out)  # the same rows before and after every epoch: converted once
+
     def held_out_scores() -> dict[str, float]:
         policy.eval()
         with torch.no_grad():
-            obs, mask, action, ret = tensors(held_out)
+            obs, mask, action, ret = scored
             values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
             greedy = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.probs.argmax(-1)
         return {
