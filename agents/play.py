@@ -24,14 +24,20 @@ def play_episode(
     policies: Sequence[Policy],
     seed: int,
     on_decision: Callable[[str, int], None] | None = None,
+    policy_seeds: Sequence[int] | None = None,
 ) -> EpisodeResult:
     """Reset ``env`` with ``seed`` and play it out; ``policies[i]`` plays ``player_i``.
 
+    Each policy is reset with ``policy_seeds[i]``, by default ``seed * 1000 + i``: the deal and the seat alone
+    decide a policy's random numbers (common random numbers across the policies that sit there).
     ``on_decision(agent, action)`` is called after each decision (for printing or logging)."""
     env.reset(seed=seed)
     raw = env.unwrapped
-    for i, policy in enumerate(policies):
-        policy.reset(seed=seed * 1_000 + i)
+    seeds = list(policy_seeds) if policy_seeds is not None else [seed * 1_000 + i for i in range(len(policies))]
+    if len(seeds) != len(policies):
+        raise ValueError(f"policy_seeds has {len(seeds)} seeds for {len(policies)} policies")
+    for policy, policy_seed in zip(policies, seeds, strict=True):
+        policy.reset(seed=policy_seed)
     returns = dict.fromkeys(raw.possible_agents, 0.0)
     decisions = 0
     truncated = False

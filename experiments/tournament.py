@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.tournament import DB_NAME, Tournament, write_report
+from agents.tournament.intervals import METHODS, Method
 from agents.tournament.schedule import SCHEMES, Scheme
 
 SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
@@ -44,7 +45,9 @@ class TournamentArgs:
     chunk_size: int | None = None
     out: str | None = None
     target_width: float = 0.1
+    interval: Method = "t"
     resamples: int = 1000
+    independent_seeds: bool = False
     store_events: bool = False
     no_progress: bool = False
     no_report: bool = False
@@ -82,7 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, help="games per task sent to a worker")
     p.add_argument("--out", help="output folder (default runs/tournaments/<game>-<hash of the settings>)")
     p.add_argument("--target-width", type=float, default=TournamentArgs.target_width, help="for 'games needed'")
-    p.add_argument("--resamples", type=int, default=TournamentArgs.resamples, help="bootstrap resamples")
+    p.add_argument("--interval", choices=METHODS, default=TournamentArgs.interval, help="interval method")
+    p.add_argument("--resamples", type=int, default=TournamentArgs.resamples, help="with --interval bootstrap")
+    p.add_argument(
+        "--independent-seeds",
+        action="store_true",
+        help="each entrant draws its own random numbers (default: common random numbers per deal and seat)",
+    )
     p.add_argument("--store-events", action="store_true", help="keep every game's event log in the database")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-report", action="store_true")
@@ -105,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         teams=not args.no_teams,
         store_events=args.store_events,
         target_width=args.target_width,
+        interval=args.interval,
         resamples=args.resamples,
+        policy_seeds="independent" if args.independent_seeds else "common",
     )
     game = tournament.env_id.split("/")[-1]
     out = Path(args.out or Path("runs", "tournaments", f"{game}-{tournament.digest()}"))

@@ -18,16 +18,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from agents.registry import policy_names
 from agents.tournament import Tournament, write_report
-from agents.tournament.stats import Estimate, ratio_difference
-from agents.tournament.worker import GameRecord
 from cardenvs.registry import game_name
 from experiments.train import TrainArgs, load_config
 
@@ -46,25 +41,11 @@ def evaluate(
     result = tournament.run(db, workers=workers)
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
-    margin = score_margin(result.records, tournament.resamples, tournament.confidence, tournament.seed)
+    margin = result.stats.difference("agent", "opponent")
     return (
         f"| `{opponent}` | {agent.score.text(3)} | {other.score.text(3)} | {margin.text(3)} | "
         f"{agent.win_rate.text(3)} | {len(result.records)} |"
     )
-
-
-def score_margin(records: Sequence[GameRecord], resamples: int, confidence: float, seed: int) -> Estimate:
-    """The agent's mean score per seat minus the opponent's, with a bootstrap interval over deals that resamples
-    both from the same deals (the duplicate design's pairing: what a deal's cards give cancels out)."""
-    deals = sorted({r.deal for r in records})
-    row = {deal: i for i, deal in enumerate(deals)}
-    num, den = np.zeros((len(deals), 2)), np.zeros((len(deals), 2))
-    for record in records:
-        for label, score in zip(record.seats, record.returns, strict=True):
-            column = 0 if label == "agent" else 1
-            num[row[record.deal], column] += score
-            den[row[record.deal], column] += 1
-    return ratio_difference(num, den, np.random.default_rng(seed), resamples, confidence)
 
 
 def select_opponents(game: str, wanted: list[str] | None = None) -> list[str]:

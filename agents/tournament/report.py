@@ -1,7 +1,7 @@
 """The tournament report: Markdown and HTML with plots, written next to the database.
 
 Files (for a database ``DIR/NAME.sqlite``): ``DIR/NAME-report.md``, ``DIR/NAME-report.html`` and the plots
-``DIR/NAME-ratings.png`` (OpenSkill μ with 95% intervals and mean scores with bootstrap intervals),
+``DIR/NAME-ratings.png`` (OpenSkill μ with 95% intervals and mean scores with their intervals),
 ``DIR/NAME-head_to_head.png`` (heatmap) and ``DIR/NAME-metrics.png`` (game metrics with intervals). Plots use
 matplotlib's Agg canvas through ``Figure`` objects (no pyplot, no display needed).
 """
@@ -9,12 +9,14 @@ matplotlib's Agg canvas through ``Figure`` objects (no pyplot, no display needed
 from __future__ import annotations
 
 import html
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.tournament.intervals import MIN_UNITS
 from agents.tournament.ratings import Z95, Rating
 from agents.tournament.stats import Estimate, TournamentStats
 
@@ -95,9 +97,51 @@ def _head_to_head(stats: TournamentStats) -> Table:
         cells = [a]
         for b in labels:
             e = stats.head_to_head.get((a, b))
-            cells.append("—" if a == b or e is None else f"{e.value:.3f} (n={int(e.n)})")
+            cells.append("—" if a == b or e is None else f"{e.text()} (n={int(e.n)})")
         rows.append(cells)
     return Table(["row beats column", *labels], rows)
+
+
+def _differences(stats: TournamentStats) -> Table:
+    """Every pair, the better-ranked first: paired difference of mean scores and its verdict."""
+    labels = _ranked(stats)
+    rows = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            if (a, b) not in stats.differences and (b, a) not in stats.differences:
+                continue
+            e = stats.difference(a, b)
+            h2h = stats.head_to_head.get((a, b))
+            verdict = (
+                "no interval"
+                if not e.has_interval
+                else f"{a} better"
+                if e.low > 0
+                else f"{b} better"
+                if e.high < 0
+                else "not separated"
+            )
+            rows.append([f"{a} − {b}", e.text(), "—" if h2h is None else h2h.text(), verdict])
+    pct = round(stats.confidence * 100)
+    return Table(["pair", f"score difference [{pct}% CI]", f"first beats second [{pct}% CI]", "verdict"], rows)
+
+
+def ranking_statement(stats: TournamentStats) -> str:
+    """The ranking in words: ``A > B ≈ C``, where ``>`` means the paired difference's interval excludes 0."""
+    labels = [label for label in _ranked(stats) if not math.isnan(stats.entrant_stats[label].score.value)]
+    if not labels:
+        return "No games yet."
+    parts = [labels[0]]
+    for a, b in itertools.pairwise(labels):
+        e = stats.difference(a, b) if (a, b) in stats.differences or (b, a) in stats.differences else None
+        parts.append(">" if e is not None and e.low > 0 else "≈")
+        parts.append(b)
+    return (
+        "Ranking by mean score: "
+        + " ".join(parts)
+        + f" (`>`: the {round(stats.confidence * 100)}% interval of the paired difference of neighbours excludes 0; "
+        "`≈`: it does not, or there is no interval yet)."
+    )
 
 
 def _seats(stats: TournamentStats) -> Table:
@@ -117,8 +161,26 @@ def _needed(stats: TournamentStats) -> Table:
     for label in _ranked(stats):
         s = stats.entrant_stats[label]
         needed = "—" if s.games_needed is None else f"{s.games_needed:,}"
-        rows.append([label, f"{s.score.width:.3f}", needed])
+        width = f"{s.score.width:.3f}" if s.score.has_interval else f"n/a ({s.score.units} deals)"
+        rows.append([label, width, needed])
     return Table(["policy", "score interval width now", f"games for width {stats.target_width:g}"], rows)
+
+
+def _interval_method(stats: TournamentStats, settings: dict[str, Any]) -> str:
+    pct = round(stats.confidence * 100)
+    method = (
+        "t intervals on the deals' linearised influences" if stats.method == "t" else "percentile bootstrap over deals"
+    )
+    strata = f", variance within the {stats.cycle_length} strata of the lineup cycle" if stats.cycle_length > 1 else ""
+    seeds = (
+        "policies draw common random numbers per deal and seat"
+        if settings.get("policy_seeds", "common") == "common"
+        else "each entrant draws its own random numbers"
+    )
+    return (
+        f"Intervals: {pct}% {method}{strata}; none from fewer than {MIN_UNITS} deals (`n/a (k deals)`); "
+        f"{seeds}. Methods: see `{DOCS}`."
+    )
 
 
 def build_sections(
@@ -131,7 +193,7 @@ def build_sections(
         f"Game `{settings['env_id']}` with options `{settings['options'] or {}}`; seating scheme "
         f"`{settings['scheme']}` over slots {settings['slots']}; tournament seed {settings['seed']}.",
         f"{stats.num_games} games in {stats.num_deals} duplicate deals; {stats.truncated} truncated by the step cap.",
-        f"Intervals: {pct}% percentile bootstrap over deals ({stats.resamples} resamples). Methods: see `{DOCS}`.",
+        _interval_method(stats, settings),
     ]
     sections = [
         Section("Settings", overview, [entrants], []),
@@ -143,6 +205,17 @@ def build_sections(
             ],
             [_summary(stats, ratings)],
             [images["ratings"]] if "ratings" in images else [],
+        ),
+        Section(
+            "Paired differences",
+            [
+                ranking_statement(stats),
+                "Mean score of the first policy minus the second, over the deals both played (the luck of the "
+                "cards they shared cancels), and the share of their meetings the first won (ties ½). Quote these "
+                "intervals to compare two policies, not the overlap of their separate intervals.",
+            ],
+            [_differences(stats)],
+            [],
         ),
         Section(
             "Head-to-head",
@@ -224,7 +297,7 @@ def _error_bars(estimates: Sequence[Estimate]) -> list[list[float]]:
 
 
 def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path) -> None:
-    """OpenSkill μ ± 1.96σ and mean score with its bootstrap interval, one row per policy."""
+    """OpenSkill μ ± 1.96σ and mean score with its interval, one row per policy."""
     from matplotlib.figure import Figure
 
     labels = _ranked(stats)[::-1]
@@ -238,7 +311,7 @@ def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path)
     left.set_xlabel("OpenSkill μ (± 1.96σ)")
     scores = [stats.entrant_stats[label].score for label in labels]
     right.errorbar([e.value for e in scores], rows, xerr=_error_bars(scores), fmt="s", color="C1", capsize=4)
-    right.set_xlabel(f"mean score ({round(stats.confidence * 100)}% bootstrap CI)")
+    right.set_xlabel(f"mean score ({round(stats.confidence * 100)}% CI)")
     for ax in (left, right):
         ax.grid(axis="x", alpha=0.3)
     fig.savefig(path, dpi=110)
@@ -274,7 +347,7 @@ def plot_head_to_head(stats: TournamentStats, path: Path) -> None:
 
 
 def plot_metrics(stats: TournamentStats, path: Path) -> None:
-    """One panel per game metric: a bar per policy with its bootstrap interval."""
+    """One panel per game metric: a bar per policy with its interval."""
     from matplotlib.figure import Figure
 
     ratios = stats.metric_ratios

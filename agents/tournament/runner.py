@@ -22,13 +22,14 @@ import cardenvs
 from agents.base import PolicyContext
 from agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
 from agents.tournament.hooks import hooks_for, validate_partner_groups
+from agents.tournament.intervals import METHODS, Method
 from agents.tournament.metrics import Ratio
 from agents.tournament.ratings import Rating, rate_games
 from agents.tournament.schedule import Job, Schedule, Scheme
 from agents.tournament.specs import Entrant, parse_entrants, resolve_policy
 from agents.tournament.stats import TournamentStats, analyse
 from agents.tournament.storage import TournamentStore
-from agents.tournament.worker import GameRecord, GameSetup
+from agents.tournament.worker import POLICY_SEEDS, GameRecord, GameSetup, PolicySeeds
 
 
 @dataclass
@@ -61,7 +62,13 @@ class Tournament:
         teams: seat each side of a fixed-partnership game with one policy (the game's partner hook).
         store_events: keep each game's compressed event log in the database.
         target_width: requested width of the mean-score interval, for the "games needed" estimate.
-        confidence, resamples: of the bootstrap intervals.
+        confidence: of the intervals.
+        interval: ``"t"`` (default) or ``"bootstrap"`` (percentile, ``resamples`` draws); see
+            :mod:`agents.tournament.intervals`.
+        policy_seeds: ``"common"`` (default): a policy's random numbers depend on the deal and the seat only, so
+            two entrants in the same seat of the same deal draw the same numbers (common random numbers: two
+            copies of one policy play identical games, and the comparison of two policies is not blurred by
+            their dice); ``"independent"``: each entrant draws its own (an A/A check of copies of one policy).
     """
 
     env_id: str
@@ -75,9 +82,15 @@ class Tournament:
     store_events: bool = False
     target_width: float = 0.1
     confidence: float = 0.95
+    interval: Method = "t"
     resamples: int = 1000
+    policy_seeds: PolicySeeds = "common"
 
     def __post_init__(self) -> None:
+        if self.interval not in METHODS:
+            raise ValueError(f"unknown interval {self.interval!r}; choose one of {', '.join(METHODS)}")
+        if self.policy_seeds not in POLICY_SEEDS:
+            raise ValueError(f"unknown policy_seeds {self.policy_seeds!r}; choose one of {', '.join(POLICY_SEEDS)}")
         self.entrants: list[Entrant] = parse_entrants(self.policies)
         env = cardenvs.make(self.env_id, **self.options)
         self.env_id = env.unwrapped.definition.env_id
@@ -122,6 +135,7 @@ class Tournament:
             "slots": [list(s) for s in self.slots],
             "lineups": [list(x) for x in self.lineups] if self.lineups is not None else None,
             "store_events": self.store_events,
+            "policy_seeds": self.policy_seeds,
         }
 
     def digest(self) -> str:
@@ -134,7 +148,7 @@ class Tournament:
         return self.schedule.jobs(self.games)
 
     def setup(self) -> GameSetup:
-        return GameSetup(self.env_id, dict(self.options), tuple(self.entrants), self.store_events)
+        return GameSetup(self.env_id, dict(self.options), tuple(self.entrants), self.store_events, self.policy_seeds)
 
     def run(
         self,
@@ -184,11 +198,13 @@ class Tournament:
             records,
             labels,
             self.metric_ratios,
-            seed=self.seed,
-            resamples=self.resamples,
+            cycle_length=self.schedule.cycle_length(),
             confidence=self.confidence,
             target_width=self.target_width,
             sides=self.sides,
+            method=self.interval,
+            resamples=self.resamples,
+            seed=self.seed,
         )
         return stats, rate_games(records, labels)
 

@@ -28,6 +28,10 @@ Lineups: with as many entrants as slots, all of them play every deal. With more 
 fewer, entrants fill the slots round-robin (``A B A B`` for two entrants and four seats). Explicit lineups can
 replace this (e.g. one bot against three copies of ``random``). Seatings that repeat within a deal (a lineup
 with copies of one entrant) are played once.
+
+A tournament plays whole **lineup cycles** (:meth:`Schedule.cycle_length` deals: every listed subset, every
+explicit lineup, every round-robin filling once), so each entrant meets the design's mix of lineups in full, and
+the statistics treat a cycle as one independent unit.
 """
 
 from __future__ import annotations
@@ -145,11 +149,25 @@ class Schedule:
             jobs.append(Job(deal, seating, seed, tuple(seats)))
         return jobs
 
+    def cycle_length(self) -> int:
+        """Deals after which the lineups repeat: the design's independent unit (1 where every deal draws or holds
+        the same lineup). Statistics resample whole cycles, so the mix of lineups stays the design's."""
+        if self.lineups is not None:
+            return len(self.lineups)
+        if self._subsets is not None:
+            return len(self._subsets)
+        k, p = len(self.slots), self.num_entrants
+        if p >= k:
+            return 1  # all entrants every deal, or a fresh random subset per deal
+        multisets = [sorted(self.lineup(d)) for d in range(p)]
+        return next(n for n in range(1, p + 1) if all(multisets[d] == multisets[d % n] for d in range(p)))
+
     def jobs(self, num_games: int) -> list[Job]:
-        """Whole deals, in order, until at least ``num_games`` games are scheduled."""
+        """Whole lineup cycles of deals, in order, until at least ``num_games`` games are scheduled."""
         jobs: list[Job] = []
         deal = 0
-        while len(jobs) < num_games:
+        cycle = self.cycle_length()
+        while len(jobs) < num_games or deal % cycle:
             jobs.extend(self.deal_jobs(deal))
             deal += 1
         return jobs

@@ -1,11 +1,14 @@
 """Tournament statistics with honest uncertainty.
 
 Every reported number is a **ratio of sums** over games (a mean score is the sum of an entrant's scores over
-the number of seats it played), and every interval is a **cluster bootstrap over deals**: the games of one
-deal share their cards, so they are not independent, and the deal is the unit that is resampled. Percentile
-intervals; ``resamples`` and ``confidence`` are parameters.
+the number of seats it played), and every interval treats the **deal** as the independent unit (its seatings
+share the cards), within the strata of the design's lineup cycle where lineups rotate from deal to deal. See
+:mod:`agents.tournament.intervals` for the interval (a t interval on the deals' linearised influences) and
+``docs/statistics.md`` for its measured coverage.
 
 * mean score: the env's return (the game's own objective), per seat played;
+* paired difference: for two entrants, mean score of one minus the other, over the same units (the luck of the
+  cards they both met cancels);
 * win rate: share of games with the best return at the table; a ``k``-way tie for best counts ``1/k`` each,
   so an entrant no better than the others wins ``1/n`` (in a team game the unit is the side: every seat of
   the winning side wins);
@@ -15,12 +18,16 @@ intervals; ``resamples`` and ``confidence`` are parameters.
 * seat bias: mean score and win rate per seat over all entrants (with duplicate deals every entrant sits in
   every seat equally often, so the seat effect is not confounded with who sat there);
 * game metrics: per entrant, the ratios of summed event counters (bluff rate, challenge precision, …);
-* games needed: the number of games for the interval of a mean score to shrink to a requested width,
-  from the ``1/sqrt(games)`` law applied to the measured interval.
+* games needed: the number of games for the interval of a mean score to shrink to a requested width (the
+  standard error falls as ``1/√deals``, the t quantile with the degrees of freedom).
+
+A statistic that occurs in fewer than :data:`~agents.tournament.intervals.MIN_UNITS` deals gets no interval:
+the report prints ``n/a (k deals)``.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,31 +35,18 @@ from typing import Any
 
 import numpy as np
 
+from agents.tournament.intervals import (
+    MIN_UNITS,
+    Estimate,
+    Method,
+    ratio_difference,
+    ratio_intervals,
+    units_needed,
+)
 from agents.tournament.metrics import Ratio
 from agents.tournament.worker import GameRecord
 
 Key = tuple[Any, ...]
-BOOTSTRAP_BLOCK = 256
-"""Resamples computed at once (bounds memory to a block × deals weight matrix)."""
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A point estimate with its bootstrap interval and the number of observations behind it."""
-
-    value: float
-    low: float
-    high: float
-    n: float
-
-    @property
-    def width(self) -> float:
-        return self.high - self.low
-
-    def text(self, digits: int = 3) -> str:
-        if math.isnan(self.value):
-            return "—"
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
 
 @dataclass
@@ -88,18 +82,31 @@ class TournamentStats:
     entrant_stats: dict[str, EntrantStats]
     head_to_head: dict[tuple[str, str], Estimate]
     """(row, column) → share of games in which row outscored column (absent if they never met)."""
+    differences: dict[tuple[str, str], Estimate]
+    """(a, b) → mean score of a minus mean score of b, paired over the same units; one key per unordered pair,
+    ``a`` before ``b`` in entrant order."""
     seats: list[SeatStats]
     metric_ratios: list[Ratio]
     target_width: float
     confidence: float
-    resamples: int
+    method: Method
+    cycle_length: int
+    """Deals per lineup cycle: the strata of the intervals (1: no strata)."""
+
+    def difference(self, a: str, b: str) -> Estimate:
+        """Mean score of ``a`` minus ``b`` (either order)."""
+        if (a, b) in self.differences:
+            return self.differences[(a, b)]
+        e = self.differences[(b, a)]
+        return Estimate(-e.value, -e.high, -e.low, e.n, e.units, e.df)
 
 
 class _Columns:
     """Accumulates, per deal, numerator and denominator columns of named ratios."""
 
-    def __init__(self, deals: Sequence[int]):
+    def __init__(self, deals: Sequence[int], cycle_length: int):
         self.row_of = {d: i for i, d in enumerate(deals)}
+        self.strata = np.array([d % cycle_length for d in deals], dtype=np.int64) if cycle_length > 1 else None
         self.num: dict[Key, np.ndarray] = {}
         self.den: dict[Key, np.ndarray] = {}
 
@@ -111,71 +118,21 @@ class _Columns:
         self.num[key][i] += numerator
         self.den[key][i] += denominator
 
-    def estimates(self, rng: np.random.Generator, resamples: int, confidence: float) -> dict[Key, Estimate]:
+    def arrays(self, keys: Sequence[Key]) -> tuple[np.ndarray, np.ndarray]:
+        """``(units, len(keys))`` numerator and denominator sums."""
+        return np.stack([self.num[k] for k in keys], axis=1), np.stack([self.den[k] for k in keys], axis=1)
+
+    def estimates(
+        self, confidence: float, method: Method, rng: np.random.Generator, resamples: int, min_units: int
+    ) -> dict[Key, Estimate]:
         keys = list(self.num)
         if not keys:
             return {}
-        num = np.stack([self.num[k] for k in keys], axis=1)
-        den = np.stack([self.den[k] for k in keys], axis=1)
-        values, lows, highs = cluster_bootstrap(num, den, rng, resamples, confidence)
-        totals = den.sum(axis=0)
-        return {k: Estimate(values[j], lows[j], highs[j], float(totals[j])) for j, k in enumerate(keys)}
-
-
-def cluster_bootstrap(
-    num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int, confidence: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ratios ``sum(num) / sum(den)`` per column with percentile intervals from resampling rows (clusters).
-
-    ``num`` and ``den`` are ``(clusters, columns)``; returns (estimates, lows, highs). A column whose
-    denominator is zero in a resample ignores that resample; one that is zero overall is NaN."""
-    estimate = _ratios(num, den)
-    if num.shape[0] < 2:
-        return estimate, np.full_like(estimate, np.nan), np.full_like(estimate, np.nan)
-    low, high = _percentiles(_resampled_ratios(num, den, rng, resamples), confidence)
-    return estimate, low, high
-
-
-def ratio_difference(
-    num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int, confidence: float
-) -> Estimate:
-    """``ratio(column 0) − ratio(column 1)`` of ``(clusters, 2)`` arrays, resampled in pairs (the same clusters
-    for both), so a duplicate tournament's shared deals cancel out of the interval."""
-    ratios = _ratios(num, den)
-    value = float(ratios[0] - ratios[1])
-    if num.shape[0] < 2:
-        return Estimate(value, math.nan, math.nan, float(den.sum()))
-    draws = _resampled_ratios(num, den, rng, resamples)
-    low, high = _percentiles(draws[:, :1] - draws[:, 1:], confidence)
-    return Estimate(value, float(low[0]), float(high[0]), float(den.sum()))
-
-
-def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``sum(num) / sum(den)`` per column (NaN where the denominator is 0)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(num.sum(axis=0) / den.sum(axis=0))
-
-
-def _resampled_ratios(num: np.ndarray, den: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
-    """``(resamples, columns)`` ratios, each from the clusters (rows) drawn with replacement."""
-    clusters = num.shape[0]
-    draws = []
-    for start in range(0, resamples, BOOTSTRAP_BLOCK):
-        block = min(BOOTSTRAP_BLOCK, resamples - start)
-        weights = rng.multinomial(clusters, np.full(clusters, 1.0 / clusters), size=block).astype(float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            draws.append((weights @ num) / (weights @ den))
-    return np.concatenate(draws)
-
-
-def _percentiles(sample: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """The two-sided percentile interval per column; NaN where every draw is NaN."""
-    tail = (1.0 - confidence) / 2 * 100
-    all_nan = np.all(np.isnan(sample), axis=0)
-    sample[:, all_nan] = 0.0  # keeps nanpercentile quiet; those columns are reported as NaN below
-    low, high = np.nanpercentile(sample, [tail, 100 - tail], axis=0)
-    low[all_nan] = high[all_nan] = np.nan
-    return low, high
+        num, den = self.arrays(keys)
+        found = ratio_intervals(
+            num, den, confidence, strata=self.strata, method=method, rng=rng, resamples=resamples, min_units=min_units
+        )
+        return dict(zip(keys, found, strict=True))
 
 
 def win_shares(returns: Sequence[float], sides: Sequence[Sequence[int]] | None = None) -> list[float]:
@@ -193,29 +150,30 @@ def win_shares(returns: Sequence[float], sides: Sequence[Sequence[int]] | None =
     return shares
 
 
-def games_needed(current_games: int, current_width: float, target_width: float) -> int | None:
-    """Games for an interval of ``current_width`` (measured on ``current_games``) to shrink to ``target_width``."""
-    if not current_games or not math.isfinite(current_width) or current_width <= 0 or target_width <= 0:
-        return None
-    return math.ceil(current_games * (current_width / target_width) ** 2)
-
-
 def analyse(
     records: Sequence[GameRecord],
     entrants: Sequence[str],
     metric_ratios: Sequence[Ratio] = (),
     *,
-    seed: int = 0,
-    resamples: int = 1000,
+    cycle_length: int = 1,
     confidence: float = 0.95,
     target_width: float = 0.1,
     sides: Sequence[Sequence[int]] | None = None,
+    method: Method = "t",
+    resamples: int = 1000,
+    seed: int = 0,
+    min_units: int = MIN_UNITS,
 ) -> TournamentStats:
     """All statistics of a tournament's games (ordered as stored, so results never depend on finishing order).
 
-    ``sides``: the partner groups of a team game (a win is shared by the seats of the winning side)."""
+    ``cycle_length``: deals per lineup cycle (``Schedule.cycle_length``); deal ``d`` is in stratum ``d % cycle``.
+    ``sides``: the partner groups of a team game (a win is shared by the seats of the winning side).
+    ``method``: ``"t"`` (default) or ``"bootstrap"`` (percentile, ``resamples`` draws seeded by ``seed``).
+    ``min_units``: fewest deals behind an interval (lowered only to study the intervals themselves)."""
+    if cycle_length < 1:
+        raise ValueError(f"cycle_length counts the deals of a lineup cycle, at least 1; got {cycle_length}")
     deals = sorted({r.deal for r in records})
-    cols = _Columns(deals)
+    cols = _Columns(deals, cycle_length)
     for r in records:
         wins = win_shares(r.returns, sides)
         for seat, label in enumerate(r.seats):
@@ -231,8 +189,9 @@ def analyse(
                 if other_label != label:
                     a, b = r.returns[seat], r.returns[other]
                     cols.add(("h2h", label, other_label), r.deal, 1.0 if a > b else 0.5 if a == b else 0.0, 1)
-    est = cols.estimates(np.random.default_rng([seed, 0xB007]), resamples, confidence)
-    missing = Estimate(math.nan, math.nan, math.nan, 0)
+    rng = np.random.default_rng([seed, 0xB007])
+    est = cols.estimates(confidence, method, rng, resamples, min_units)
+    missing = Estimate(math.nan, math.nan, math.nan, 0, 0)
     num_games = len(records)
     per_entrant = {}
     for label in entrants:
@@ -244,8 +203,15 @@ def analyse(
             win_rate=est.get(("win", label), missing),
             place=est.get(("place", label), missing),
             metrics={m.name: est.get(("metric", label, m.name), missing) for m in metric_ratios},
-            games_needed=games_needed(num_games, score.width, target_width),
+            games_needed=_games_needed(num_games, len(deals), score, target_width, confidence),
         )
+    differences = {}
+    for first, second in itertools.combinations(entrants, 2):
+        if ("score", first) in cols.num and ("score", second) in cols.num:
+            num, den = cols.arrays([("score", first), ("score", second)])
+            differences[(first, second)] = ratio_difference(
+                num, den, confidence, strata=cols.strata, min_units=min_units
+            )
     num_seats = len(records[0].seats) if records else 0
     return TournamentStats(
         entrants=list(entrants),
@@ -254,6 +220,7 @@ def analyse(
         truncated=sum(r.truncated for r in records),
         entrant_stats=per_entrant,
         head_to_head={(k[1], k[2]): v for k, v in est.items() if k[0] == "h2h"},
+        differences=differences,
         seats=[
             SeatStats(s, est.get(("seat_score", s), missing), est.get(("seat_win", s), missing))
             for s in range(num_seats)
@@ -261,5 +228,14 @@ def analyse(
         metric_ratios=list(metric_ratios),
         target_width=target_width,
         confidence=confidence,
-        resamples=resamples,
+        method=method,
+        cycle_length=cycle_length,
     )
+
+
+def _games_needed(games: int, deals: int, score: Estimate, target_width: float, confidence: float) -> int | None:
+    """Games (whole tournament) for the score interval to reach ``target_width``."""
+    needed = units_needed(score, target_width, confidence)
+    if needed is None or not deals:
+        return None
+    return math.ceil(needed / score.units * games)

@@ -12,7 +12,9 @@ import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
+
+import numpy as np
 
 import cardenvs
 from agents.base import Policy, PolicyContext
@@ -20,6 +22,9 @@ from agents.play import play_episode
 from agents.tournament.hooks import hooks_for, places_by_returns
 from agents.tournament.schedule import Job
 from agents.tournament.specs import Entrant, resolve_policy
+
+PolicySeeds = Literal["common", "independent"]
+POLICY_SEEDS: tuple[PolicySeeds, ...] = get_args(PolicySeeds)
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,8 @@ class GameSetup:
     options: dict[str, Any]
     entrants: tuple[Entrant, ...]
     store_events: bool = False
+    policy_seeds: PolicySeeds = "common"
+    """``common``: a policy's random numbers follow the deal and seat only; ``independent``: the entrant too."""
 
 
 @dataclass
@@ -92,7 +99,7 @@ class GamePlayer:
         start = time.perf_counter()
         policies = [self.policy(entrant, seat) for seat, entrant in enumerate(job.seats)]
         try:
-            result = play_episode(self.env, policies, seed=job.seed)
+            result = play_episode(self.env, policies, seed=job.seed, policy_seeds=self._policy_seeds(job))
         except Exception as error:
             labels = [self.setup.entrants[e].label for e in job.seats]
             raise RuntimeError(f"deal {job.deal} seating {job.seating} (seats {labels}) failed: {error}") from error
@@ -112,6 +119,15 @@ class GamePlayer:
             seconds=time.perf_counter() - start,
             events=zlib.compress(json.dumps(events, default=_jsonable).encode()) if self.setup.store_events else None,
         )
+
+    def _policy_seeds(self, job: Job) -> list[int] | None:
+        """Each seat's policy seed under ``independent`` seeds (``None``: play_episode's common seeds)."""
+        if self.setup.policy_seeds == "common":
+            return None
+        return [
+            int(np.random.SeedSequence([job.seed, seat, entrant]).generate_state(1)[0])
+            for seat, entrant in enumerate(job.seats)
+        ]
 
     def play_many(self, jobs: Sequence[Job]) -> list[GameRecord]:
         """Play several games (one task of a parallel backend)."""

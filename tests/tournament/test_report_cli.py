@@ -33,6 +33,8 @@ def test_cli_runs_extends_and_reports(tmp_path: Path, capsys: pytest.CaptureFixt
     assert cli.main([*args, "--games", "9"]) == 0
     first = capsys.readouterr().out
     assert "9 games played now" in first and "report:" in first
+    few = (tmp_path / "tournament-report.md").read_text()
+    assert "n/a (3 deals)" in few  # 9 games are 3 deals: too few for an interval, and the report says so
     assert cli.main([*args, "--games", "15"]) == 0  # resume with more games: only the new ones are played
     second = capsys.readouterr().out
     assert "6 games played now" in second and "15 stored" in second
@@ -42,8 +44,11 @@ def test_cli_runs_extends_and_reports(tmp_path: Path, capsys: pytest.CaptureFixt
         seats = [row[0] for row in db.execute("SELECT seats FROM games")]
         assert all(s.count('"rule"') == 1 for s in seats)
     report = (tmp_path / "tournament-report.md").read_text()
-    for heading in ("## Results", "## Head-to-head", "## Seat-position bias", "## Game metrics", "## Games needed"):
+    headings = ("## Results", "## Paired differences", "## Head-to-head", "## Seat-position bias", "## Game metrics")
+    for heading in (*headings, "## Games needed"):
         assert heading in report
+    assert "Ranking by mean score: " in report
+    assert "| rule − random | " in report or "| random − rule | " in report
     assert "| rule | 15 |" in report  # 15 seats played by the bot
     for image in ("ratings", "head_to_head", "metrics"):
         assert (tmp_path / f"tournament-{image}.png").stat().st_size > 1000

@@ -94,6 +94,19 @@ def test_jobs_are_whole_deals_and_deterministic() -> None:
     assert len({j.seed for j in a}) == 4
 
 
+def test_tournaments_play_whole_lineup_cycles() -> None:
+    """Two entrants at three seats alternate lineups (A B A), (B A B): a cycle of 2 deals; five entrants at three
+    seats go through all 10 subsets; explicit lineups cycle through the list."""
+    rotating = Schedule(2, [(0,), (1,), (2,)], "rotations", seed=1)
+    assert rotating.cycle_length() == 2
+    assert len({j.deal for j in rotating.jobs(4)}) == 2  # 4 games ask for 2 deals of 3: one whole cycle
+    assert len({j.deal for j in rotating.jobs(7)}) == 4  # 3 deals would break the cycle: 4
+    assert Schedule(5, [(0,), (1,), (2,)], "rotations", seed=1).cycle_length() == 10
+    assert Schedule(3, [(0,), (1,), (2,)], "rotations").cycle_length() == 1
+    assert Schedule(2, [(0,), (1,), (2,)], lineups=[(0, 1, 1), (1, 0, 0), (0, 0, 1)]).cycle_length() == 3
+    assert Schedule(2, [(0, 2), (1, 3)]).cycle_length() == 1  # two sides, two entrants: every deal the same
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="permutations"):
         Schedule(7, [(s,) for s in range(7)], "permutations")

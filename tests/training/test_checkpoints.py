@@ -168,24 +168,6 @@ def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Pa
     assert (tmp_path / "tournament-report.md").exists()
 
 
-def test_the_score_margin_pairs_the_seats_of_each_deal() -> None:
-    from agents.tournament.worker import GameRecord
-    from experiments.training_results import score_margin
-
-    def game(deal: int, seats: list[str], returns: list[float]) -> GameRecord:
-        return GameRecord(deal, 0, 0, seats, returns, [1.0] * len(seats), False, 10, [{}] * len(seats))
-
-    records = [
-        game(0, ["agent", "opponent", "opponent"], [3.0, 1.0, 2.0]),  # agent 3, opponent 1.5 a seat
-        game(0, ["opponent", "agent", "agent"], [0.0, 2.0, 4.0]),  # agent 3, opponent 0
-        game(1, ["agent", "opponent", "opponent"], [-1.0, -1.0, -4.0]),
-    ]
-    margin = score_margin(records, resamples=200, confidence=0.95, seed=0)
-    agent, opponent = (3 + 2 + 4 - 1) / 4, (1 + 2 + 0 - 1 - 4) / 5
-    assert margin.value == pytest.approx(agent - opponent) and margin.n == 9
-    assert margin.low <= margin.value <= margin.high
-
-
 def test_results_can_be_limited_to_named_opponents() -> None:
     from experiments.training_results import select_opponents
 

@@ -1,0 +1,2 @@
+"""Measurements behind ``docs/statistics.md``: interval coverage (A/A), and variance reduction (duplicate deals,
+control variates). ``python -m experiments.stats_study --help``."""

@@ -1,0 +1,69 @@
+"""Run the statistics study and write its tables (JSON and Markdown) under ``--out``.
+
+python -m experiments.stats_study coverage --replications 300 --out docs/statistics
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from experiments.stats_study import coverage, variance
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("study", choices=["coverage", "variance"])
+    p.add_argument("--replications", type=int, default=300)
+    p.add_argument("--designs", nargs="*", type=int, help="coverage: indices into coverage.DESIGNS (default: all)")
+    p.add_argument("--cases", nargs="*", type=int, help="variance: indices into variance.CASES (default: all)")
+    p.add_argument("--games", type=int, default=480, help="variance: games per tournament")
+    p.add_argument("--mean-deals", type=int, default=400, help="variance: deals behind the baseline's seat means")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", default="runs/stats_study")
+    args = p.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.study == "variance":
+        cases = [variance.CASES[i] for i in args.cases] if args.cases else list(variance.CASES)
+        jobs = [
+            (
+                f"{c.env_id} {c.num_players}p",
+                lambda c=c: variance.measure(c, args.games, args.replications, args.mean_deals),
+            )
+            for c in cases
+        ]
+        return _run(jobs, out / "variance", variance.markdown)
+    designs = [coverage.DESIGNS[i] for i in args.designs] if args.designs else list(coverage.DESIGNS)
+    jobs = [(d.name, partial(coverage.study_design, d, args.replications, args.workers)) for d in designs]
+    return _run(jobs, out / "coverage", coverage.markdown)
+
+
+def _run(
+    jobs: Sequence[tuple[str, Callable[[], dict[str, Any]]]],
+    stem: Path,
+    markdown: Callable[[list[dict[str, Any]]], str],
+) -> int:
+    """Run each measurement, rewriting ``stem.json`` and ``stem.md`` after each one (a long study shows
+    progress and keeps what it has)."""
+    results = []
+    for name, measure in jobs:
+        start = time.perf_counter()
+        result = measure()
+        result["seconds"] = round(time.perf_counter() - start, 1)
+        results.append(result)
+        print(f"{name}: {result['seconds']} s", flush=True)
+        stem.with_suffix(".json").write_text(json.dumps(results, indent=1))
+        stem.with_suffix(".md").write_text(markdown(results))
+    print(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
