@@ -32,14 +32,17 @@ def card_svg(card: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H
     middle = suit or rank
     big = 34 * size if suit else (26 if len(rank) < 3 else 20) * size
     return (
-        f'<g {attrs} transform="translate({x:.1f},{y:.1f})">'
+        f'<g {attrs}><g transform="translate({x:.1f},{y:.1f})">'
         f'<rect width="{w}" height="{h}" rx="{6 * size:.1f}" fill="#fffdf7" stroke="#333" stroke-width="1"/>'
         f'<text x="{5 * size:.1f}" y="{17 * size:.1f}" font-size="{15 * size:.1f}" font-weight="bold" '
         f'fill="{colour}">{escape(rank)}</text>'
-        + (f'<text x="{5 * size:.1f}" y="{32 * size:.1f}" font-size="{13 * size:.1f}" fill="{colour}">{suit}</text>'
-           if suit else "")
+        + (
+            f'<text x="{5 * size:.1f}" y="{32 * size:.1f}" font-size="{13 * size:.1f}" fill="{colour}">{suit}</text>'
+            if suit
+            else ""
+        )
         + f'<text x="{w / 2:.1f}" y="{h / 2 + big / 3:.1f}" font-size="{big:.1f}" text-anchor="middle" '
-        f'fill="{colour}">{escape(middle)}</text></g>'
+        f'fill="{colour}">{escape(middle)}</text></g></g>'
     )
 
 
@@ -52,8 +55,9 @@ def back_svg(x: float, y: float, w: float = SMALL_W, h: float = SMALL_H) -> str:
     )
 
 
-def _text(x: float, y: float, text: str, size: int = 14, weight: str = "normal", fill: str = INK,
-          anchor: str = "start") -> str:
+def _text(
+    x: float, y: float, text: str, size: int = 14, weight: str = "normal", fill: str = INK, anchor: str = "start"
+) -> str:
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
         f'text-anchor="{anchor}">{escape(text)}</text>'
@@ -96,7 +100,7 @@ def _player_box(player: dict[str, Any], cx: float, cy: float, score: str, omnisc
 
 def _middle(view: dict[str, Any]) -> list[str]:
     out = []
-    cx, top = WIDTH / 2, 250
+    cx, top = WIDTH / 2, 215
     cards = view["middle"]
     if cards:
         step = min(SMALL_W + 30, 560 / max(len(cards), 1))
@@ -104,13 +108,15 @@ def _middle(view: dict[str, Any]) -> list[str]:
         for i, (who, card) in enumerate(cards):
             out.append(card_svg(card, x0 + i * step, top, SMALL_W, SMALL_H))
             if who:
-                out.append(_text(x0 + i * step + SMALL_W / 2, top + SMALL_H + 14, who, 11, fill="#eee", anchor="middle"))
+                out.append(
+                    _text(x0 + i * step + SMALL_W / 2, top + SMALL_H + 14, who, 11, fill="#eee", anchor="middle")
+                )
     elif view["face_down"]:
         shown = min(view["face_down"], 12)
         x0 = cx - (shown * 6 + SMALL_W) / 2
         out += [back_svg(x0 + i * 6, top - i % 2) for i in range(shown)]
         out.append(_text(cx, top + SMALL_H + 16, f"{view['face_down']} face down", 12, fill="#eee", anchor="middle"))
-    for i, line in enumerate(view["lines"][:5]):
+    for i, line in enumerate(view["lines"][:4]):  # four lines fit above the person's box
         out.append(_text(cx, top + SMALL_H + 36 + 16 * i, line, 13, fill="#fff", anchor="middle"))
     return out
 

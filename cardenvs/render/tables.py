@@ -55,9 +55,11 @@ def bluffing_table(state: dict[str, Any], seat: int | None) -> Table:
     if pile:
         claim = state.get("claim")
         lines.append(f"Pile: {sum(counts)} card(s) claimed as {claim}")
-        for e, c in zip(pile, counts, strict=True):
-            mine = f" ({e['cards']})" if e["player"] == seat else ""
-            lines.append(f"  {agent_name(e['player'])}: {c}{mine}")
+        plays = [
+            f"{agent_name(e['player'])} {c}" + (f" ({e['cards']})" if e["player"] == seat else "")
+            for e, c in zip(pile, counts, strict=True)
+        ]
+        lines.append("Last plays: " + ", ".join(plays[-3:]))
     else:
         lines.append("Pile: empty")
     if "set_aside" in state:
@@ -78,7 +80,9 @@ def kyuuri_table(state: dict[str, Any], seat: int | None) -> Table:
             status.append(f"{_count(h)} cards, played {state['played'][p] or '-'}{flags}")
     trick = state["trick"]
     middle = [(agent_name(s), c) for s, c in zip(trick["seats"], trick["cards"], strict=True)]
-    lines = [f"Deal {state['deals_played'] + 1}, trick {state['tricks_played'] + 1}, dealer {agent_name(state['dealer'])}"]
+    lines = [
+        f"Deal {state['deals_played'] + 1}, trick {state['tricks_played'] + 1}, dealer {agent_name(state['dealer'])}"
+    ]
     return Table(status, middle=middle, lines=lines, scores=list(state["penalties"]), score_name="penalty")
 
 

@@ -23,6 +23,10 @@ from cardenvs.render.tables import TABLES
 
 CARD_BLOCKS = ("pick", "play", "give", "show")
 """Action blocks whose label is a card of the mover's hand: the person selects these cards."""
+VERBS = {"pick": "play"}
+"""The button of a move made of card blocks alone."""
+JOKER_BLOCKS = ("joker", "lead_joker")
+"""Action blocks that play the joker (Goninkan, Yoninkan): the person selects the joker card ``BJ``."""
 MECHANICS = ("done",)
 """Action blocks that only close a composite move: never shown to a person."""
 
@@ -65,6 +69,9 @@ def _label(names: Sequence[str]) -> tuple[list[str], str]:
         label = rest[:-1] if rest else ""
         if block in CARD_BLOCKS:
             cards.append(label)
+        elif block in JOKER_BLOCKS:
+            cards.append("BJ")
+            words.append(f"lead, naming {label}" if label else "play")
         elif block not in MECHANICS:
             words.append(f"{block.replace('_', ' ')} {label}".strip())
     return cards, " ".join(words)
@@ -80,8 +87,8 @@ def person_moves(game: RulesEngine[Any], hand: Sequence[str]) -> list[dict[str, 
         cards, words = _label(names)
         if Counter(cards) - held:  # a card not in the hand text (e.g. a joker named by its role): a button
             words, cards = " ".join(n.replace("_", " ") for n in names), []
-        verb = next((n.split("(")[0] for n in names if n.split("(")[0] in CARD_BLOCKS), "")
-        moves.append({"cards": cards, "label": words or verb or "play"})
+        verb = next((VERBS.get(b, b) for b in (n.split("(")[0] for n in names) if b in CARD_BLOCKS), "play")
+        moves.append({"cards": cards, "label": words or verb})
     return moves
 
 
