@@ -19,6 +19,8 @@ import webbrowser
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.tournament.report import REPLAY_PORT
+from experiments.play.replays import load_replay_file, stored_game
 from experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
 from experiments.tournament import parse_option
 
@@ -49,11 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
     p.add_argument("--pace", type=float, default=0.6, help="seconds a bot's move stays on screen")
-    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one; 8765 for a database)")
     p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
     p.add_argument("--tui", action="store_true", help="play in this terminal instead of a browser")
     p.add_argument("--replay", help="a replay file (.json) or a tournament database (.sqlite) to watch")
-    p.add_argument("--deal", type=int, default=0, help="with a database: the game's deal")
+    p.add_argument("--deal", type=int, default=0, help="with a database: the game's deal (the page opens it)")
     p.add_argument("--seating", type=int, default=0, help="with a database: the game's seating")
     return p
 
@@ -66,11 +68,7 @@ def settings_of(args: PlayArgs) -> TableSettings:
 
 
 def replay_of(args: PlayArgs) -> ReplaySession:
-    from experiments.play.replays import load_replay_file, stored_game
-
     assert args.replay is not None
-    if args.replay.endswith((".sqlite", ".db")):
-        return ReplaySession(stored_game(args.replay, args.deal, args.seating))
     return ReplaySession(load_replay_file(args.replay))
 
 
@@ -87,12 +85,18 @@ def serve(args: PlayArgs) -> int:
 
     from experiments.play.server import TableServer
 
-    if args.replay:
+    if args.replay and args.replay.endswith((".sqlite", ".db")):
+        server = TableServer(None, store=args.replay)
+    elif args.replay:
         server = TableServer(None, replay_of(args))
     else:
         server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000))
-    sock = free_socket(args.port)
+    # A database's replays listen where the tournament report's links point, unless told otherwise.
+    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    if args.replay and server.store is not None:
+        stored_game(args.replay, args.deal, args.seating)  # refuse a bad database or game before serving
+        url += f"?deal={args.deal}&seating={args.seating}"
     print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
     if not args.no_browser:
         webbrowser.open(url)

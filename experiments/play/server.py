@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from experiments.play.replays import stored_game
 from experiments.play.session import PlaySession, Refused, ReplaySession
 
 PAGE = Path(__file__).with_name("page.html")
@@ -24,11 +25,21 @@ PAGE = Path(__file__).with_name("page.html")
 class TableServer:
     """Holds the table (or replay) a page talks to."""
 
-    def __init__(self, session: PlaySession | None, replay: ReplaySession | None = None, pace_ms: int = 600):
-        if (session is None) == (replay is None):
-            raise ValueError("a table server shows either a game being played or a replay")
+    def __init__(
+        self,
+        session: PlaySession | None,
+        replay: ReplaySession | None = None,
+        pace_ms: int = 600,
+        store: str | Path | None = None,
+    ):
+        """Serve ``session`` (a game being played), ``replay`` (one finished game) or ``store`` (any game of a
+        tournament database, chosen by the page's ``?deal=D&seating=S``)."""
+        if sum(x is not None for x in (session, replay, store)) != 1:
+            raise ValueError("a table server shows one of: a game being played, a replay, a tournament database")
         self.session = session
         self.replay = replay
+        self.store = store
+        self._stored: dict[tuple[int, int], ReplaySession] = {}
         self.pace_ms = pace_ms
 
     def config(self) -> dict[str, Any]:
@@ -92,14 +103,23 @@ class TableServer:
         headers = {"Content-Disposition": 'attachment; filename="cardenvs-replay.json"'}
         return JSONResponse(record, headers=headers)
 
-    async def replay_view(self, request: Request) -> Response:
+    def _replay(self, request: Request) -> ReplaySession:
+        if self.store is not None:
+            key = (_int_param(request, "deal", 0), _int_param(request, "seating", 0))
+            if key not in self._stored:
+                self._stored[key] = ReplaySession(stored_game(self.store, *key))
+            return self._stored[key]
         if self.replay is None:
-            return JSONResponse({"error": "this table has no replay loaded", "state": None}, status_code=400)
+            raise Refused("this table has no replay loaded")
+        return self.replay
+
+    async def replay_view(self, request: Request) -> Response:
         try:
+            replay = self._replay(request)
             step = _int_param(request, "step", 0)
             seat_text = request.query_params.get("seat", "")
             seat = None if seat_text in ("", "all") else _int_param(request, "seat", 0)
-            return JSONResponse(self.replay.message(step, seat))
+            return JSONResponse(replay.message(step, seat))
         except Refused as error:
             return JSONResponse({"error": str(error), "state": None}, status_code=400)
 
