@@ -68,33 +68,43 @@ def _wrap(tokens: list[str], per_line: int) -> list[str]:
     return [" ".join(tokens[i : i + per_line]) for i in range(0, len(tokens), per_line)] or ["-"]
 
 
+def _box_width(n: int) -> int:
+    return 210 if n <= 5 else 160
+
+
 def _seat_positions(n: int, bottom: int) -> list[tuple[float, float]]:
-    """Box centres: ``bottom`` at the bottom middle, the others round the top half, in play order."""
+    """Box centres: ``bottom`` at the bottom middle, the others on an arc over the top, in play order (up to five
+    players a half circle; more reach down the sides, in narrower boxes)."""
     positions: list[tuple[float, float]] = [(0.0, 0.0)] * n
     others = [(bottom + k) % n for k in range(1, n)]
+    spread = 0.0 if n <= 5 else 0.4  # radians below the horizontal on each side
+    centre_y, radius_y = (170, 110) if n <= 5 else (250, 190)
     for k, seat in enumerate(others):
-        angle = math.pi * (k + 1) / n  # from the left (π) over the top to the right (0)
-        positions[seat] = (WIDTH / 2 - math.cos(angle) * (WIDTH / 2 - 120), 170 - math.sin(angle) * 110)
+        angle = math.pi + spread - (math.pi + 2 * spread) * (k + 1) / n  # from the left over the top to the right
+        positions[seat] = (
+            WIDTH / 2 + math.cos(angle) * (WIDTH / 2 - 20 - _box_width(n) / 2),
+            centre_y - math.sin(angle) * radius_y,
+        )
     positions[bottom] = (WIDTH / 2, HEIGHT - 190)
     return positions
 
 
-def _player_box(player: dict[str, Any], cx: float, cy: float, score: str, omniscient: bool) -> list[str]:
-    lines = _wrap(player["hand"], 9) if omniscient else []
-    w, h = 210, 58 + 16 * len(lines)
+def _player_box(player: dict[str, Any], cx: float, cy: float, score: str, omniscient: bool, w: int) -> list[str]:
+    lines = _wrap(player["hand"], 9 if w > 200 else 6) if omniscient else []
+    h = 58 + 16 * len(lines)
     x, y = cx - w / 2, cy - 29
     border = "#f1c40f" if player["to_act"] else "#d8d2bf"
     out = [
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="#f7f3e8" stroke="{border}" '
         f'stroke-width="{4 if player["to_act"] else 1.5}"/>',
-        _text(x + 8, y + 18, f"{player['name']}  {player['label']}".strip(), 14, "bold"),
+        _text(
+            x + 8, y + 18, f"{'▶ ' if player['to_act'] else ''}{player['name']}  {player['label']}".strip(), 14, "bold"
+        ),
         _text(x + 8, y + 36, player["status"], 12),
         _text(x + 8, y + 52, score, 12, fill="#555"),
     ]
     for i, line in enumerate(lines):
         out.append(_text(x + 8, y + 68 + 16 * i, line, 12, fill="#333"))
-    if player["to_act"]:
-        out.append(_text(x + w - 8, y + 18, "to act", 12, "bold", "#b7950b", "end"))
     return out
 
 
@@ -149,7 +159,7 @@ def table_svg(view: dict[str, Any]) -> str:
     scores = view["scores"]
     for p, player in enumerate(players):
         score = f"{view['score_name']} {scores[p]:g}" if p < len(scores) else ""
-        parts += _player_box(player, *positions[p], score, omniscient)
+        parts += _player_box(player, *positions[p], score, omniscient, _box_width(len(players)))
     parts += _middle(view)
     parts += _hand(view["hand"], HEIGHT - CARD_H - 30)
     parts.append("</svg>")

@@ -147,7 +147,8 @@ def launch(playwright: Any) -> Any:
 
 
 def photograph_all(out: Path, seed: int = 0) -> list[Path]:
-    """Play every registered game through the page against random opponents, photographing each table."""
+    """Play every registered game through the page against random opponents, photographing each table, then
+    the last one's replay."""
     from playwright.sync_api import sync_playwright
 
     paths = []
@@ -160,6 +161,12 @@ def photograph_all(out: Path, seed: int = 0) -> list[Path]:
             with running(TableServer(session, pace_ms=0)) as url:
                 play_to_end(page, url, np.random.default_rng(seed), screenshot=path)
             paths.append(path)
+        with running(replay_server(session)) as url:  # the last game, as a replay with every hand shown
+            step_through_replay(page, url)
+            page.select_option("#seat", "all")
+            page.wait_for_function("window.__state.seat === null", timeout=TIMEOUT_MS)
+            paths.append(out / "replay.png")
+            page.screenshot(path=str(paths[-1]), full_page=True)
         browser.close()
     return paths
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -42,3 +43,9 @@ def test_the_person_sees_their_cards_and_not_the_others() -> None:
 def test_bad_render_mode_names_the_valid_ones() -> None:
     with pytest.raises(cardenvs.InvalidOptionError, match="'svg'"):
         cardenvs.make("kyuuri-v0", render_mode="png")
+
+
+def test_the_docs_example_runs() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
+    example = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(example, "docs/play.md", "exec"), {})
