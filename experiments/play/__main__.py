@@ -77,13 +77,17 @@ def free_socket(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
+    sock.listen(128)  # connections made before the server starts wait in the queue instead of being refused
     return sock
 
 
 def serve(args: PlayArgs) -> int:
-    import uvicorn
+    try:
+        import uvicorn
 
-    from experiments.play.server import TableServer
+        from experiments.play.server import TableServer
+    except ImportError as error:
+        raise SystemExit(f"the web table needs the play extra: pip install -e '.[play]' ({error})") from error
 
     if args.replay and args.replay.endswith((".sqlite", ".db")):
         server = TableServer(None, store=args.replay)

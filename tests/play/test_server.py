@@ -104,3 +104,26 @@ def test_play_to_the_end_then_rematch_and_replay(client: TestClient) -> None:
     assert replay.get("/api/replay", params={"step": 0, "seat": "x"}).status_code == 400
     fresh = client.post("/api/rematch", json={"version": message["version"]}).json()
     assert not fresh["over"] and fresh["version"] > message["version"]
+
+
+def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    from experiments.play.__main__ import main
+
+    assert main(["--game", "nope-v0", "--no-browser"]) == 2
+    assert "unknown environment id 'nope-v0'" in capsys.readouterr().err
+    command = [sys.executable, "-m", "experiments.play", "--game", "kyuuri-v0", "--no-browser", "--pace", "0"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        url = line.split(" at ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url + "api/config", timeout=20) as response:
+            assert json.loads(response.read()) == {"mode": "play", "pace_ms": 0}
+    finally:
+        server.terminate()
+        server.wait(10)
