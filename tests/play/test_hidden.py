@@ -67,3 +67,16 @@ def test_a_leaky_table_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     session = PlaySession(TableSettings("kyuuri-v0", {"num_players": 3}, seed=3))
     with pytest.raises(AssertionError, match="changed under a re-deal"):
         play_and_compare(session, seed=0)
+
+
+VARIANTS = [(env_id, options) for env_id in cardenvs.ENV_IDS for options in cardenvs.definition(env_id).variants]
+
+
+@pytest.mark.parametrize(("env_id", "options"), VARIANTS, ids=lambda x: str(x))
+def test_every_variant_and_player_count_sits_at_a_table(env_id: str, options: dict[str, Any]) -> None:
+    """Every option set the conformance kit covers, at the last seat: the first 40 messages, each re-dealt."""
+    probe = cardenvs.make(env_id, raw=True, **options)
+    seat = len(probe.possible_agents) - 1
+    session = PlaySession(TableSettings(env_id, dict(options), seat=seat, seed=11))
+    compared, _ = play_and_compare(session, seed=2, max_messages=40)
+    assert compared > 1
