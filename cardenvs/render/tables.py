@@ -107,9 +107,9 @@ def zheng_shang_you_table(state: dict[str, Any], seat: int | None) -> Table:
 
 def kankei_table(state: dict[str, Any], seat: int | None) -> Table:
     """Goninkan and Yoninkan: hand sizes, honours won, the trick in progress, trump, declarations, points."""
-    hands, person_at = state["hands"], state["seats"]
+    hands = state["hands"]
     status = [f"{_count(h)} cards, honours {state['honours'][p]}" for p, h in enumerate(hands)]
-    middle = [(agent_name(person_at[s]), c) for s, c in state["trick"]]
+    middle = [(agent_name(p), c) for p, c in state["trick"]]  # the trick lists players, not seats
     lines = [
         f"Round {state['round']}, deal {state['deal']}, trick {state['trick_number']}, "
         f"dealer {agent_name(state['dealer'])}, trump {state['trump'] or '-'}"

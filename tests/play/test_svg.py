@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.seating import agent_name
+from cardenvs.render.view import seat_view
 from experiments.play.session import PlaySession, TableSettings
 
 
@@ -49,3 +51,14 @@ def test_the_docs_example_runs() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
     example = page.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(example, "docs/play.md", "exec"), {})
+
+
+def test_the_goninkan_trick_names_who_played_each_card_after_a_seat_swap() -> None:
+    env = cardenvs.make("goninkan-v1", raw=True)
+    env.reset(seed=1)
+    game = env.game
+    rng = np.random.default_rng(0)
+    while not (game.events.of_kind("seat_swap") and len(game.trick) == 3):
+        game.apply(int(rng.choice(game.legal_actions())))
+    plays = [(agent_name(e["player"]), e["public"]["card"]) for e in game.events.of_kind("play")[-3:]]
+    assert [tuple(m) for m in seat_view(game, None)["middle"]] == plays
