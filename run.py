@@ -3,6 +3,7 @@
 
     python3 run.py demo    # the main job
     python3 run.py test    # lint, type checks and the test suite
+    python3 run.py play    # a table in the browser (arguments: python3 run.py play --help)
 
 Each task first makes sure the local virtual environment ``.venv`` exists and holds the project with its
 extras (idempotent: it reinstalls only when pyproject.toml changes). torch==2.13.0, the CPU wheel, is
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 TORCH = "torch==2.13.0"
-EXTRAS = "train,dev,bench,tournament"
+EXTRAS = "train,dev,bench,tournament,play"
 
 TASKS: dict[str, list[list[str]]] = {
     "demo": [["-m", "experiments.demo"]],
@@ -32,6 +33,7 @@ TASKS: dict[str, list[list[str]]] = {
         ["-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"],
     ],
     "bench": [["-m", "experiments.bench"]],
+    "play": [["-m", "experiments.play"]],
     "golden": [["-m", "tests.golden", "--update"]],
 }
 

@@ -8,9 +8,11 @@ matplotlib's Agg canvas through ``Figure`` objects (no pyplot, no display needed
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import math
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,9 @@ from agents.tournament.ratings import Z95, Rating
 from agents.tournament.stats import Estimate, TournamentStats
 
 DOCS = "docs/tournaments.md"
+REPLAY_PORT = 8765
+"""Port of the replay server the report's links to stored games point at."""
+REPLAY_URL = "http://127.0.0.1:{port}/?deal={deal}&seating={seating}"
 
 
 @dataclass
@@ -37,7 +42,7 @@ class Table:
 
     def html(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self.rows)
+        body = "".join("<tr>" + "".join(f"<td>{_cell_html(c)}</td>" for c in row) + "</tr>" for row in self.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -283,6 +288,29 @@ def render_html(title: str, sections: Sequence[Section]) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _cell_html(text: str) -> str:
+    """A table cell; a cell holding only a local address becomes a link (the stored games' replays)."""
+    if text.startswith(REPLAY_URL.split("{", 1)[0]) and " " not in text:
+        return f"<a href='{html.escape(text)}'>{html.escape(text)}</a>"
+    return html.escape(text)
+
+
+def stored_games(db_path: Path, limit: int = 100) -> list[Section]:
+    """A section linking to the replays of the games stored with their event logs (``--store-events``); none
+    when the tournament kept no logs. The links open in the play page served by the command the section gives."""
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as db:
+        keys = db.execute(
+            "SELECT deal, seating FROM games WHERE events IS NOT NULL ORDER BY deal, seating LIMIT ?", (limit,)
+        ).fetchall()
+    if not keys:
+        return []
+    command = f"python -m experiments.play --replay {db_path} --port {REPLAY_PORT}"
+    rows = [[str(d), str(s), REPLAY_URL.format(port=REPLAY_PORT, deal=d, seating=s)] for d, s in keys]
+    more = f" (the first {limit})" if len(keys) == limit else ""
+    paragraph = f"Start `{command}`, then open a game{more}: step through it from any seat or with every hand shown."
+    return [Section("Stored games", [paragraph], [Table(["deal", "seating", "replay"], rows)], [])]
+
+
 def _inline_code(text: str) -> str:
     pieces = html.escape(text).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
@@ -386,7 +414,7 @@ def write_report(
             plot(folder / f"{stem}-{name}.png")
             images[name] = f"{stem}-{name}.png"
     title = f"Tournament: {settings['env_id'].split('/')[-1]}"
-    sections = build_sections(stats, ratings, settings, images)
+    sections = build_sections(stats, ratings, settings, images) + stored_games(db)
     markdown = folder / f"{stem}-report.md"
     markdown.write_text(render_markdown(title, sections), encoding="utf-8")
     (folder / f"{stem}-report.html").write_text(render_html(title, sections), encoding="utf-8")

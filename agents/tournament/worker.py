@@ -98,8 +98,12 @@ class GamePlayer:
         """Play one game."""
         start = time.perf_counter()
         policies = [self.policy(entrant, seat) for seat, entrant in enumerate(job.seats)]
+        actions: list[int] = []
+        record_action = (lambda _agent, action: actions.append(int(action))) if self.setup.store_events else None
         try:
-            result = play_episode(self.env, policies, seed=job.seed, policy_seeds=self._policy_seeds(job))
+            result = play_episode(
+                self.env, policies, seed=job.seed, on_decision=record_action, policy_seeds=self._policy_seeds(job)
+            )
         except Exception as error:
             labels = [self.setup.entrants[e].label for e in job.seats]
             raise RuntimeError(f"deal {job.deal} seating {job.seating} (seats {labels}) failed: {error}") from error
@@ -117,7 +121,7 @@ class GamePlayer:
             decisions=result.decisions,
             metrics=metrics,
             seconds=time.perf_counter() - start,
-            events=zlib.compress(json.dumps(events, default=_jsonable).encode()) if self.setup.store_events else None,
+            events=encode_events(events, actions) if self.setup.store_events else None,
         )
 
     def _policy_seeds(self, job: Job) -> list[int] | None:
@@ -147,7 +151,24 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(f"event value {value!r} is not JSON-serialisable")
 
 
+def encode_events(events: list[dict[str, Any]], actions: list[int]) -> bytes:
+    """A game's event log and its action ids (what a replay re-plays from the seed), compressed JSON."""
+    return zlib.compress(json.dumps({"actions": actions, "events": events}, default=_jsonable).encode())
+
+
+def _decoded(blob: bytes) -> dict[str, Any]:
+    stored = json.loads(zlib.decompress(blob))
+    # Databases written before the actions were kept hold the bare event list.
+    return stored if isinstance(stored, dict) else {"actions": None, "events": stored}
+
+
 def decode_events(blob: bytes) -> list[dict[str, Any]]:
     """The event log stored with a record."""
-    events: list[dict[str, Any]] = json.loads(zlib.decompress(blob))
+    events: list[dict[str, Any]] = _decoded(blob)["events"]
     return events
+
+
+def decode_actions(blob: bytes) -> list[int] | None:
+    """The action ids stored with a record (``None`` for a database written before they were kept)."""
+    actions: list[int] | None = _decoded(blob)["actions"]
+    return actions

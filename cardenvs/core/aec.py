@@ -33,7 +33,8 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     Args:
         definition: the game.
-        render_mode: ``None`` or ``"ansi"`` (``render()`` then returns the table as text).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"svg"`` (``render()``
+            returns an SVG picture of the table, every hand shown; notebooks show an env as that picture).
         max_steps: decisions after which the episode is truncated (a draw); ``None`` takes the game's default.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalActionError` naming the reason;
             ``"penalize"`` follows the PettingZoo convention: the offender gets ``illegal_penalty``, the
@@ -43,7 +44,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     """
 
     # PettingZoo reads metadata from the instance; each env adds its own "name" (hence not a ClassVar).
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "is_parallelizable": False, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -57,8 +58,8 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     ):
         super().__init__()
         env_id = definition.env_id
-        if render_mode not in (None, "ansi"):
-            raise InvalidOptionError(f"render_mode must be None or 'ansi' for {env_id}, got {render_mode!r}")
+        if render_mode not in (None, "ansi", "svg"):
+            raise InvalidOptionError(f"render_mode must be None, 'ansi' or 'svg' for {env_id}, got {render_mode!r}")
         if illegal_action not in ("raise", "penalize"):
             raise InvalidOptionError(
                 f"illegal_action must be 'raise' or 'penalize' for {env_id}, got {illegal_action!r}"
@@ -185,7 +186,19 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without render_mode; create the env with render_mode='ansi'")
             return None
+        if self.render_mode == "svg":
+            return self._svg()
         return self._require_game().render_text()
+
+    def _svg(self) -> str:
+        from cardenvs.render.svg import table_svg  # the drawing imports the registry, which imports this module
+        from cardenvs.render.view import seat_view
+
+        return table_svg(seat_view(self._require_game(), None))
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a dealt env as a picture of its table (every hand shown)."""
+        return self._svg() if self.game is not None else None
 
     def state(self) -> np.ndarray:
         """PRIVILEGED global state for centralised critics: every player's observation, in seat order."""

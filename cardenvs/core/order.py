@@ -36,6 +36,11 @@ class FastOrderEnforcingWrapper(OrderEnforcingWrapper[str, Any, Any]):
         else:
             self.env.step(action)
 
+    def _repr_svg_(self) -> str | None:
+        """The wrapped env's picture (``__getattr__`` does not forward private names)."""
+        picture: str | None = self.env._repr_svg_()
+        return picture
+
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, Any, Any]:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()

@@ -59,7 +59,26 @@ def _declare(who: str, pub: dict[str, Any]) -> str:
     return f"{who} {'declared ' + pub['kind'] if pub['declared'] else 'did not declare'}"
 
 
+def _names(seats: list[int]) -> str:
+    return ", ".join(agent_name(s) for s in seats) or "nobody"
+
+
+def _kankei(who: str, pub: dict[str, Any]) -> str:
+    partner = f"; partner {agent_name(pub['partner'])}" if "partner" in pub else ""
+    return f"関係 called by {_names(pub['callers'])}{' (nijukan)' if pub.get('nijukan') else ''}{partner}"
+
+
 WORDS: dict[str, Words] = {
+    "deal": lambda who, pub: (
+        f"round {pub['round']}, deal {pub['deal']} by {agent_name(pub['dealer'])}, trump {pub['trump'] or 'not yet'}"
+    ),
+    "kankei": _kankei,
+    "seat_swap": lambda who, pub: f"{who} swaps seats with {agent_name(pub['with'])}",
+    "lead_choice": lambda who, pub: f"{who} chose {pub['choice']}: {agent_name(pub['leader'])} leads",
+    "show": lambda who, pub: f"{who} shows cards to {agent_name(pub['to'])}",
+    "trump": lambda who, pub: f"{who} names trump {pub.get('suit', '')}".strip(),
+    "round_over": lambda who, pub: f"round {pub['round']} over: points {pub['points']}",
+    "game_over": lambda who, pub: f"game over: rewards {pub['rewards']}, winners {_names(pub['winners'])}",
     "play": _play,
     "trick": lambda who, pub: f"trick {pub['trick']} to {agent_name(pub['winner'])} ({pub['honours']} honours)",
     "deal_over": _deal_over,

@@ -1,0 +1,128 @@
+"""Play any cardenvs game at a table in the browser (or the terminal), or watch a replay.
+
+    python -m experiments.play --game yukushi-v0 --players 4 --opponents yukushi/counter random
+    python -m experiments.play --game kyuuri-v0 --tui
+    python -m experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
+    python -m experiments.play --replay cardenvs-replay.json
+
+The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL and opens it unless
+``--no-browser``. Opponent specs are anything a tournament accepts (registered names, ``ckpt:PATH``,
+``py:module:Factory``); they fill the other seats in order, repeated as needed. See docs/play.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import webbrowser
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.tournament.report import REPLAY_PORT
+from experiments.play.replays import load_replay_file, stored_game
+from experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
+from experiments.tournament import parse_option
+
+
+@dataclass
+class PlayArgs:
+    game: str | None = None
+    players: int | None = None
+    option: list[str] = field(default_factory=list)
+    opponents: list[str] = field(default_factory=lambda: ["random"])
+    seat: int = 0
+    seed: int = 0
+    pace: float = 0.6
+    port: int = 0
+    no_browser: bool = False
+    tui: bool = False
+    replay: str | None = None
+    deal: int = 0
+    seating: int = 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m experiments.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--game", help="env id, e.g. yukushi-v0 (default: verish_ne_verish-v0)")
+    p.add_argument("--players", type=int, help="shorthand for --option num_players=N")
+    p.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
+    p.add_argument("--opponents", nargs="+", default=["random"], help="policy specs for the other seats")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
+    p.add_argument("--pace", type=float, default=0.6, help="seconds a bot's move stays on screen")
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one; 8765 for a database)")
+    p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
+    p.add_argument("--tui", action="store_true", help="play in this terminal instead of a browser")
+    p.add_argument("--replay", help="a replay file (.json) or a tournament database (.sqlite) to watch")
+    p.add_argument("--deal", type=int, default=0, help="with a database: the game's deal (the page opens it)")
+    p.add_argument("--seating", type=int, default=0, help="with a database: the game's seating")
+    return p
+
+
+def settings_of(args: PlayArgs) -> TableSettings:
+    options: dict[str, Any] = dict(parse_option(o) for o in args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    return TableSettings(args.game or "verish_ne_verish-v0", options, args.seat, args.opponents, args.seed)
+
+
+def replay_of(args: PlayArgs) -> ReplaySession:
+    assert args.replay is not None
+    return ReplaySession(load_replay_file(args.replay))
+
+
+def free_socket(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: the system picks a free one, with no race)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)  # connections made before the server starts wait in the queue instead of being refused
+    return sock
+
+
+def serve(args: PlayArgs) -> int:
+    try:
+        import uvicorn
+
+        from experiments.play.server import TableServer
+    except ImportError as error:
+        raise SystemExit(f"the web table needs the play extra: pip install -e '.[play]' ({error})") from error
+
+    if args.replay and args.replay.endswith((".sqlite", ".db")):
+        server = TableServer(None, store=args.replay)
+    elif args.replay:
+        server = TableServer(None, replay_of(args))
+    else:
+        server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000))
+    # A database's replays listen where the tournament report's links point, unless told otherwise.
+    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    if args.replay and server.store is not None:
+        stored_game(args.replay, args.deal, args.seating)  # refuse a bad database or game before serving
+        url += f"?deal={args.deal}&seating={args.seating}"
+    print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
+    if not args.no_browser:
+        webbrowser.open(url)
+    config = uvicorn.Config(server.app(), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = PlayArgs(**vars(build_parser().parse_args(argv)))
+    try:
+        if args.tui:
+            from experiments.play.tui import run_tui
+
+            return run_tui(PlaySession(settings_of(args)), pace=args.pace)
+        return serve(args)
+    except (Refused, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

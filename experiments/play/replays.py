@@ -1,0 +1,56 @@
+"""Where replays come from: a file saved from the play page, or a game stored by a tournament (``--store-events``).
+
+Both become the same record: ``{"format", "env_id", "options", "seed", "labels", "actions", "events"}``. The
+states are rebuilt by re-playing ``actions`` on a fresh env reset with ``seed`` (the event log alone does not say
+which action ids made it). Nothing read here runs code: JSON and SQLite only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.tournament.storage import TournamentStore
+from agents.tournament.worker import decode_actions, decode_events
+from experiments.play.session import REPLAY_FORMAT, Refused
+
+
+def load_replay_file(path: str | Path) -> dict[str, Any]:
+    """A replay saved from the play page (``save this game as a replay``)."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise Refused(f"cannot read the replay {path}: {error}") from error
+    if not isinstance(record, dict):
+        raise Refused(f"{path} is not a replay: a replay is a JSON object with format {REPLAY_FORMAT!r}")
+    return record
+
+
+def stored_game(db_path: str | Path, deal: int, seating: int) -> dict[str, Any]:
+    """Game ``(deal, seating)`` of a tournament database as a replay record."""
+    if not Path(db_path).is_file():
+        raise Refused(f"no tournament database at {db_path}")
+    with TournamentStore(db_path) as store:
+        settings = store.settings()
+        records = {(r.deal, r.seating): r for r in store.records()}
+    if settings is None:
+        raise Refused(f"{db_path} holds no tournament")
+    record = records.get((deal, seating))
+    if record is None:
+        keys = ", ".join(f"{d}/{s}" for d, s in sorted(records)[:10])
+        raise Refused(f"{db_path} has no game deal {deal} seating {seating}; stored (deal/seating): {keys} …")
+    if record.events is None:
+        raise Refused(f"{db_path} was played without --store-events: its games cannot be replayed")
+    actions = decode_actions(record.events)
+    if actions is None:
+        raise Refused(f"{db_path} was stored before tournaments kept the action ids: play it again to replay it")
+    return {
+        "format": REPLAY_FORMAT,
+        "env_id": settings["env_id"],
+        "options": settings["options"],
+        "seed": record.seed,
+        "labels": record.seats,
+        "actions": actions,
+        "events": decode_events(record.events),
+    }

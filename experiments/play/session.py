@@ -1,0 +1,213 @@
+"""The game loop of a table: one person at one seat, policies at the others; and replays of finished games.
+
+Everything the page or the terminal shows comes from :meth:`PlaySession.message`, built from the person's
+:func:`~cardenvs.render.view.seat_view` alone. A move is posted as the index of one of the moves in the last
+message together with that message's ``version``; anything else is refused with :class:`Refused` and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from agents.base import Policy, PolicyContext
+from agents.tournament.specs import resolve_policy
+from cardenvs.core.engine import RulesEngine
+from cardenvs.render.svg import table_svg
+from cardenvs.render.view import seat_view
+
+REPLAY_FORMAT = "cardenvs-replay/1"
+
+
+class Refused(ValueError):
+    """A move or request the table does not accept; the message says why."""
+
+
+@dataclass
+class TableSettings:
+    """Who sits where and what is played."""
+
+    env_id: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seat: int = 0
+    opponents: list[str] = field(default_factory=lambda: ["random"])
+    """Policy specs for the other seats, in seat order, repeated as needed."""
+    seed: int = 0
+
+
+class PlaySession:
+    """One table: reset, the person's moves, the policies' moves, the result, rematches."""
+
+    def __init__(self, settings: TableSettings):
+        self.settings = settings
+        self.env = cardenvs.make(settings.env_id, raw=True, **settings.options)
+        n = len(self.env.possible_agents)
+        if not 0 <= settings.seat < n:
+            raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {settings.seat}")
+        if not settings.opponents:
+            raise ValueError("name at least one opponent policy spec (e.g. random)")
+        context = PolicyContext.from_env(self.env)
+        others = [s for s in range(n) if s != settings.seat]
+        self.specs = {s: settings.opponents[i % len(settings.opponents)] for i, s in enumerate(others)}
+        self.policies: dict[int, Policy] = {
+            s: resolve_policy(spec, context, seed=settings.seed * 1_000 + s) for s, spec in self.specs.items()
+        }
+        self.labels = ["you" if s == settings.seat else self.specs[s] for s in range(n)]
+        self.deal_seed = settings.seed
+        self.version = 0
+        self.notice = ""
+        self.sent: list[dict[str, Any]] = []
+        self._new_game()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def game(self) -> RulesEngine[Any]:
+        game = self.env.game
+        assert game is not None
+        return game
+
+    @property
+    def over(self) -> bool:
+        return any(self.env.terminations.values()) or any(self.env.truncations.values())
+
+    def bot_to_act(self) -> bool:
+        return not self.over and self.game.current_player != self.settings.seat
+
+    def message(self, game: RulesEngine[Any] | None = None) -> dict[str, Any]:
+        """What the page is sent: the person's view of ``game`` (default: the table's) and the table's own
+        state (version, whose move, result, the last notice)."""
+        view = seat_view(game or self.game, self.settings.seat, self.labels)
+        if self.over:
+            view["moves"] = []
+        view.update(
+            mode="play",
+            version=self.version,
+            waiting=self.bot_to_act(),
+            over=self.over,
+            truncated=any(self.env.truncations.values()),
+            returns=[round(r, 3) for r in self.returns],
+            notice=self.notice,
+            svg=table_svg(view),
+        )
+        return view
+
+    def send(self) -> dict[str, Any]:
+        """The current message, recorded in :attr:`sent` (the hidden-information test replays them)."""
+        message = self.message()
+        self.sent.append(message)
+        return message
+
+    # ------------------------------------------------------------------ moves
+    def play(self, version: Any, index: Any) -> None:
+        """The person makes move ``index`` of the message with ``version``."""
+        self._check_version(version)
+        if self.over or self.game.current_player != self.settings.seat:
+            raise Refused("it is not your turn")
+        moves = self.game.legal_moves()
+        if type(index) is not int or not 0 <= index < len(moves):
+            raise Refused(f"move must be an integer index in 0..{len(moves) - 1}, got {index!r}")
+        label = seat_view(self.game, self.settings.seat)["moves"][index]
+        for action in self.game.move_actions(moves[index]):
+            self._step(action)
+        self.notice = f"you: {label['label']} {' '.join(label['cards'])}".strip()
+
+    def advance(self, version: Any) -> None:
+        """The policy to act makes one complete move (every sub-step of it)."""
+        self._check_version(version)
+        if not self.bot_to_act():
+            raise Refused("no policy is to act")
+        seat = self.game.current_player
+        agent = self.env.possible_agents[seat]
+        self._step(self.policies[seat].act(self.env.observe(agent)))
+        while not self.over and self.game.current_player == seat and self.game.move_in_progress():
+            self._step(self.policies[seat].act(self.env.observe(agent)))
+        self.notice = ""
+
+    def rematch(self, version: Any) -> None:
+        """Deal a new game (the next seed)."""
+        self._check_version(version)
+        self.deal_seed += 1
+        self._new_game()
+
+    def replay_record(self) -> dict[str, Any]:
+        """The game so far as a replay file (see :class:`ReplaySession`)."""
+        return {
+            "format": REPLAY_FORMAT,
+            "env_id": self.settings.env_id,
+            "options": self.settings.options,
+            "seed": self.deal_seed,
+            "labels": self.labels,
+            "actions": list(self.actions),
+            "events": self.game.events.events,
+        }
+
+    # ------------------------------------------------------------------ internals
+    def _new_game(self) -> None:
+        self.env.reset(seed=self.deal_seed)
+        for seat, policy in self.policies.items():
+            policy.reset(seed=self.deal_seed * 1_000 + seat)
+        self.returns = [0.0] * len(self.env.possible_agents)
+        self.actions: list[int] = []
+        self.version += 1
+        self.notice = ""
+
+    def _check_version(self, version: Any) -> None:
+        if type(version) is not int:
+            raise Refused(f"version must be an integer, got {version!r}")
+        if version != self.version:
+            raise Refused(f"that move was made on an old view (version {version}, the table is at {self.version})")
+
+    def _step(self, action: int) -> None:
+        self.env.step(int(action))
+        self.actions.append(int(action))
+        for i, agent in enumerate(self.env.possible_agents):
+            self.returns[i] += float(self.env.rewards.get(agent, 0.0))
+        self.version += 1
+
+
+class ReplaySession:
+    """A finished (or partial) game rebuilt from its seed and actions, viewable at each complete move."""
+
+    def __init__(self, record: dict[str, Any]):
+        if not isinstance(record, dict) or record.get("format") != REPLAY_FORMAT:
+            raise Refused(f"a replay is a JSON object with format {REPLAY_FORMAT!r}")
+        missing = [k for k in ("env_id", "seed", "actions") if k not in record]
+        if missing:
+            raise Refused(f"the replay lacks {', '.join(missing)}")
+        self.record = record
+        env = cardenvs.make(record["env_id"], raw=True, **record.get("options", {}))
+        env.reset(seed=record["seed"])
+        game = env.game
+        assert game is not None
+        self.labels: Sequence[str] = record.get("labels") or []
+        self.snapshots = [game.clone()]
+        for i, action in enumerate(record["actions"]):
+            if type(action) is not int or game.is_terminal:
+                raise Refused(f"action {i} of the replay ({action!r}) cannot be played")
+            reason = game.illegal_reason(action)
+            if reason is not None:
+                raise Refused(f"action {i} of the replay is illegal: {reason}")
+            game.apply(action)
+            if not game.move_in_progress():
+                self.snapshots.append(game.clone())
+        self.num_players = game.num_players
+
+    def message(self, step: Any, seat: Any) -> dict[str, Any]:
+        """The table after ``step`` complete moves, from ``seat`` (``None``: omniscient)."""
+        if type(step) is not int or not 0 <= step < len(self.snapshots):
+            raise Refused(f"step must be an integer in 0..{len(self.snapshots) - 1}, got {step!r}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_players):
+            raise Refused(f"seat must be null (omniscient) or an integer in 0..{self.num_players - 1}, got {seat!r}")
+        view = seat_view(self.snapshots[step], seat, self.labels, moves=False)
+        view.update(mode="replay", step=step, steps=len(self.snapshots), svg=table_svg(view))
+        return view
+
+
+def random_index(moves: Sequence[Any], rng: np.random.Generator) -> int:
+    """A uniformly random move index (tests and demos play the person's seat with it)."""
+    return int(rng.integers(len(moves)))

@@ -1,0 +1,60 @@
+"""Terminal play through a pseudo-terminal, as a person types: every game to the end, 80 columns at most."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+
+import pexpect
+import pytest
+
+import cardenvs
+
+PROMPTS = [r"Select cards \(numbers.*> ", r"Move \(letter.*> ", r"r for a rematch.*> ", pexpect.EOF]
+
+
+def _attempts(hand_size: int) -> list[str]:
+    """What a person tries in turn: no card (a button move), each single card, then each pair (Goninkan shows
+    two cards)."""
+    singles = [str(i) for i in range(1, hand_size + 1)]
+    pairs = [f"{i} {j}" for i, j in itertools.combinations(range(1, hand_size + 1), 2)]
+    return ["", *singles, *pairs]
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_play_every_game_to_the_end_in_a_terminal(env_id: str) -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "experiments.play", "--game", env_id, "--tui", "--pace", "0", "--seed", "3"],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 80),
+    )
+    screens: list[str] = []
+    attempts: list[str] = []
+    decisions = 0
+    while True:
+        which = child.expect(PROMPTS)
+        screens.append(child.before)
+        if "Your hand:" in child.before:  # a fresh table: start the attempts again
+            attempts = _attempts(len(re.findall(r"\b\d+:", child.before.rsplit("Your hand:", 1)[-1])))
+        if which == 0:
+            assert attempts, "no legal move found by selecting one or two cards"
+            child.sendline(attempts.pop(0))
+        elif which == 1:
+            if "a) " in child.before:
+                child.sendline("a")
+                decisions += 1
+            else:
+                child.sendline("")
+        elif which == 2:
+            child.sendline("q")
+        else:
+            break
+    child.close()
+    assert child.exitstatus == 0 and decisions > 0
+    text = "".join(screens)
+    assert "Game over. Returns:" in text
+    too_wide = [line for line in text.splitlines() if len(line.rstrip("\r")) > 80]
+    assert not too_wide, f"lines over 80 columns: {too_wide[:3]}"
