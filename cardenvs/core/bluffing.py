@@ -327,7 +327,9 @@ class ClaimTable:
         """Re-deal, in place, every card ``observer`` cannot see: the others' hands (with the play another
         player is building), their face-down plays in the pile, and the ``extra`` places (e.g. a set-aside
         card). Every place keeps its size; the observer's own cards, the cards it knows another player holds
-        (``known_held``) and all public facts stay."""
+        (``known_held``) and all public facts stay. What the *other* players knew of one another's hands is
+        clipped to the re-dealt hands, so that every seat's view of the new state is still a possible one (a
+        search that plays the others' policies from it needs that; the observer's own view is unchanged)."""
         builder = to_act if to_act != observer and self.building_count else -1
         if builder >= 0:
             self.hands[builder] -= self.building
@@ -352,6 +354,7 @@ class ClaimTable:
         self.pile_by_seat[:] = 0
         for p in self.plays:
             self.pile_by_seat[p.seat] += p.cards
+        np.minimum(self.known_held, self.hands[np.newaxis], out=self.known_held)
 
 
 def redeal_slots(slots: Sequence[np.ndarray], rng: np.random.Generator) -> None:
