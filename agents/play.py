@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Policy
+from agents.search.information import InformationSets, NeedsInformationSets
 
 
 @dataclass
@@ -30,8 +31,11 @@ def play_episode(
     ``on_decision(agent, action)`` is called after each decision (for printing or logging)."""
     env.reset(seed=seed)
     raw = env.unwrapped
+    tables = InformationSets(raw)
     for i, policy in enumerate(policies):
         policy.reset(seed=seed * 1_000 + i)
+        if isinstance(policy, NeedsInformationSets):  # a search agent: determinizations, never the true deal
+            policy.sit(tables)
     returns = dict.fromkeys(raw.possible_agents, 0.0)
     decisions = 0
     truncated = False
