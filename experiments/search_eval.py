@@ -15,25 +15,38 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from agents.tournament import Tournament
+from experiments.tournament import parse_option
 from experiments.training_results import score_margin
 
 
 def evaluate(
-    game: str, rollout: str, simulations: int, games: int, out: Path, seed: int = 0, prior: str = "none"
+    game: str,
+    rollout: str,
+    simulations: int,
+    games: int,
+    out: Path,
+    seed: int = 0,
+    prior: str = "none",
+    options: dict[str, Any] | None = None,
 ) -> str:
     spec = f"search:?simulations={simulations}&rollout={rollout}&prior={prior}"
-    probe = Tournament(game, [f"search={spec}", f"bot={rollout}"], games=1, seed=seed)
+    options = options or {}
+    probe = Tournament(game, [f"search={spec}", f"bot={rollout}"], games=1, seed=seed, options=options)
     lineup = ["search"] + ["bot"] * (len(probe.slots) - 1)  # slots: seats, or sides in a team game
-    tournament = Tournament(game, [f"search={spec}", f"bot={rollout}"], games=games, lineups=[lineup], seed=seed)
+    tournament = Tournament(
+        game, [f"search={spec}", f"bot={rollout}"], games=games, lineups=[lineup], seed=seed, options=options
+    )
     result = tournament.run(out / "tournament.sqlite", progress=False)
     records = [replace(r, seats=["agent" if s == "search" else s for s in r.seats]) for r in result.records]
     margin = score_margin(records, resamples=1000, confidence=0.95, seed=0)
     seconds = sum(r.seconds for r in result.records)
     searcher_decisions = sum(r.decisions for r in result.records) / probe.num_players
+    shown = "".join(f" {key}={value}" for key, value in options.items())
     return (
-        f"| {game} | {probe.num_players} | `{rollout}` | `{prior}` | {simulations} | {len(records)} "
+        f"| {game}{shown} | {probe.num_players} | `{rollout}` | `{prior}` | {simulations} | {len(records)} "
         f"({len({r.deal for r in records})} deals) | **{margin.value:+.3f}** [{margin.low:+.3f}, {margin.high:+.3f}] "
         f"| {seconds / len(records):.1f} | {seconds / searcher_decisions:.2f} |"
     )
@@ -47,13 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--simulations", type=int, default=16)
     p.add_argument("--games", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--option", action="append", default=[], type=parse_option, help="game option key=value")
     p.add_argument("--out", type=Path, help="default runs/search/<game>-<rollout>-<simulations>")
     ns = p.parse_args(argv)
     prior = ns.prior or (ns.rollout if ns.rollout != "random" else "none")
-    name = f"{ns.game}-{ns.rollout}-{prior}-{ns.simulations}".replace("/", "_")
+    name = f"{ns.game}-{ns.rollout}-{prior}-{ns.simulations}{''.join(f'-{k}={v}' for k, v in ns.option)}"
+    name = name.replace("/", "_")
     out = ns.out or Path("runs", "search", name)
     out.mkdir(parents=True, exist_ok=True)
-    print(evaluate(ns.game, ns.rollout, ns.simulations, ns.games, out, ns.seed, prior))
+    print(evaluate(ns.game, ns.rollout, ns.simulations, ns.games, out, ns.seed, prior, dict(ns.option)))
     return 0
 
 

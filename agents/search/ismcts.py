@@ -142,7 +142,8 @@ class IsmctsPolicy(PlanningPolicy):
 
     def search(self, tables: InformationSets, prior: Mapping[int, float] | None = None) -> Node:
         """Run the budget's simulations from the current decision; returns the root. With ``prior``, the root
-        chooses by PUCT (value + exploration · P(a) · √N / (1 + n(a)), unvisited values 0), not untried-first."""
+        chooses by PUCT (value + exploration · P(a) · √N / (1 + n(a)), an unvisited action valued at the root's
+        mean so far), not untried-first."""
         root = Node(player=-1, in_progress=False)
         self._root_prior = prior
         bounds = [math.inf, -math.inf]
@@ -213,12 +214,16 @@ class IsmctsPolicy(PlanningPolicy):
         low, high = bounds
         span = high - low if high > low else 1.0
         scale = self.settings.exploration * math.sqrt(max(root.visits, 1))
+        visits_so_far = sum(child.visits for child in root.children.values())
+        # an untried action is first valued at the root's mean so far (not 0, which would leave every action
+        # but the prior's untried under a small budget; not 1, which would ignore the prior)
+        first = (sum(c.total for c in root.children.values()) / visits_so_far - low) / span if visits_so_far else 0.5
 
         def score(action: int) -> float:
             child = root.children.get(action)
             visits = child.visits if child is not None else 0
-            value = (child.total / visits - low) / span if child is not None and visits and high > low else 0.0
-            return value + scale * prior[action] / (1 + visits)
+            value = (child.total / visits - low) / span if child is not None and visits else first
+            return (value if high > low else 0.5) + scale * prior[action] / (1 + visits)
 
         return max(sorted(prior), key=score)
 
