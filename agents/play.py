@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Policy
+from agents.search.information import InformationSets, NeedsInformationSets
 
 
 @dataclass
@@ -36,8 +37,11 @@ def play_episode(
     seeds = list(policy_seeds) if policy_seeds is not None else [seed * 1_000 + i for i in range(len(policies))]
     if len(seeds) != len(policies):
         raise ValueError(f"policy_seeds has {len(seeds)} seeds for {len(policies)} policies")
+    tables = InformationSets(raw)
     for policy, policy_seed in zip(policies, seeds, strict=True):
         policy.reset(seed=policy_seed)
+        if isinstance(policy, NeedsInformationSets):  # a search agent: determinizations, never the true deal
+            policy.sit(tables)
     returns = dict.fromkeys(raw.possible_agents, 0.0)
     decisions = 0
     truncated = False

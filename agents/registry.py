@@ -82,11 +82,19 @@ def _checkpoint(greedy: bool) -> Callable[[str, PolicyContext, int | None], Poli
     return load
 
 
+def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from agents.search import search_policy
+
+    return search_policy(argument, context, seed)
+
+
 RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
     "ckpt": _checkpoint(greedy=False),
     "ckpt-greedy": _checkpoint(greedy=True),
+    "search": _search,
 }
-"""Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax."""
+"""Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax;
+``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`."""
 
 
 def policy_names(env_id: str | None = None) -> list[str]:

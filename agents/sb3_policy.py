@@ -3,8 +3,14 @@
 Training (``experiments/train.py``) saves every checkpoint twice: the SB3 ``.zip`` (to resume training) and a
 ``.npz`` beside it with the actor's weights and the observation scale. :class:`MlpPolicy` runs that actor
 in NumPy (a few small matrix products per decision), so tournaments and replays load a checkpoint in
-milliseconds and import neither torch nor SB3; a ``.zip`` without its ``.npz`` is converted on load (that
-path needs torch).
+milliseconds and import neither torch nor SB3.
+
+Only the ``.npz`` is read by default: it holds plain arrays and a JSON header (``allow_pickle=False``), and
+:meth:`ActorWeights.load` checks both before anything plays. An SB3 ``.zip`` is different: loading it unpickles
+Python objects (its ``data`` entry, with cloudpickle), and a crafted file runs whatever code it likes. So a
+``.zip`` without its ``.npz`` is loaded only when the user trusts it (``trust=True``, the ``--trust-checkpoint``
+flag of the commands, or ``CARDENVS_TRUST_CHECKPOINTS=1``); ``python -m experiments.convert_checkpoint RUN.zip
+--trust`` converts it once into the ``.npz`` that every later load reads.
 
 Specs: ``ckpt:PATH`` samples from the masked action distribution, ``ckpt-greedy:PATH`` plays its argmax.
 """
@@ -12,6 +18,7 @@ Specs: ``ckpt:PATH`` samples from the masked action distribution, ``ckpt-greedy:
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +31,36 @@ from cardenvs.core.layout import ObservationLayout
 from cardenvs.wrappers.seat_env import observation_scale
 
 ACTIVATIONS = ("tanh", "relu")
+TRUST_VARIABLE = "CARDENVS_TRUST_CHECKPOINTS"
+"""Environment variable that, set to ``1``, trusts SB3 ``.zip`` checkpoints (worker processes inherit it)."""
+TRUST_HINT = (
+    f"pass --trust-checkpoint (trust=True in Python, or {TRUST_VARIABLE}=1) only if you trust where the file came "
+    "from, or convert it once with `python -m experiments.convert_checkpoint PATH.zip --trust`"
+)
+
+
+class UntrustedCheckpointError(ValueError):
+    """A checkpoint format that can run code (an SB3 ``.zip``) was about to be read without the user's trust."""
+
+
+class CheckpointFormatError(ValueError):
+    """An ``.npz`` checkpoint whose header or arrays are not those of an exported actor."""
+
+
+def trusted_by_environment() -> bool:
+    """Whether ``CARDENVS_TRUST_CHECKPOINTS=1`` is set (what ``--trust-checkpoint`` sets for worker processes)."""
+    return os.environ.get(TRUST_VARIABLE, "") == "1"
+
+
+def require_trust(path: str | Path, trust: bool | None) -> None:
+    """Raise :class:`UntrustedCheckpointError` unless ``trust`` (or, if ``None``, the environment) allows
+    unpickling the SB3 ``.zip`` at ``path``."""
+    if trust or (trust is None and trusted_by_environment()):
+        return
+    raise UntrustedCheckpointError(
+        f"{path} is an SB3 .zip: loading it unpickles Python objects, which can run arbitrary code, so it is not "
+        f"read by default; {TRUST_HINT}"
+    )
 
 
 @dataclass(frozen=True)
@@ -65,12 +102,13 @@ class ActorWeights:
 
     @classmethod
     def load(cls, path: str | Path) -> ActorWeights:
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(bytes(data["header"]).decode())
-            hidden = tuple((data[f"hidden{i}_w"], data[f"hidden{i}_b"]) for i in range(header["layers"]))
-            return cls(
-                hidden, (data["action_w"], data["action_b"]), header["activation"], data["obs_scale"], header["meta"]
-            )
+        """Read an ``.npz`` written by :meth:`save` (no pickle), checking its header, shapes and values."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (ValueError, OSError) as error:  # object arrays (pickle) are refused here too
+            raise CheckpointFormatError(f"{path} is not a NumPy .npz of plain arrays: {error}") from error
+        return _validated(path, arrays)
 
     @classmethod
     def from_model(cls, model: Any, obs_scale: np.ndarray, meta: Mapping[str, Any] | None = None) -> ActorWeights:
@@ -87,6 +125,54 @@ class ActorWeights:
                 hidden.append((_numpy(module.weight), _numpy(module.bias)))
         action = (_numpy(policy.action_net.weight), _numpy(policy.action_net.bias))
         return cls(tuple(hidden), action, activation, np.asarray(obs_scale, dtype=np.float32), dict(meta or {}))
+
+
+def _validated(path: str | Path, arrays: Mapping[str, np.ndarray]) -> ActorWeights:
+    """The actor in ``arrays`` (an ``.npz``'s contents), or a :class:`CheckpointFormatError` naming what is wrong."""
+
+    def fail(problem: str) -> CheckpointFormatError:
+        return CheckpointFormatError(f"{path} is not a valid actor checkpoint: {problem}")
+
+    if "header" not in arrays or arrays["header"].dtype != np.uint8 or arrays["header"].ndim != 1:
+        raise fail("it has no 'header' array of JSON bytes (uint8, one dimension)")
+    try:
+        header = json.loads(arrays["header"].tobytes().decode())
+    except (ValueError, UnicodeDecodeError) as error:
+        raise fail(f"its header is not UTF-8 JSON ({error})") from error
+    if not isinstance(header, dict):
+        raise fail(f"its header is {type(header).__name__}, expected a JSON object")
+    activation, layers, meta = header.get("activation"), header.get("layers"), header.get("meta", {})
+    if activation not in ACTIVATIONS:
+        raise fail(f"activation {activation!r} is not one of {ACTIVATIONS}")
+    if not isinstance(layers, int) or isinstance(layers, bool) or not 0 <= layers <= 64:
+        raise fail(f"'layers' must be a whole number from 0 to 64, got {layers!r}")
+    if not isinstance(meta, dict):
+        raise fail(f"'meta' must be a JSON object, got {type(meta).__name__}")
+    names = ["obs_scale", *(f"hidden{i}_{part}" for i in range(layers) for part in "wb"), "action_w", "action_b"]
+    missing = [name for name in names if name not in arrays]
+    if missing:
+        raise fail(f"arrays {missing} are missing (it has {sorted(arrays)})")
+    for name in names:
+        array = arrays[name]
+        if array.dtype.kind != "f":
+            raise fail(f"{name} has dtype {array.dtype}, expected floating point")
+        if not np.isfinite(array).all():
+            raise fail(f"{name} holds NaN or infinite values")
+    scale = arrays["obs_scale"].astype(np.float32)
+    if scale.ndim != 1:
+        raise fail(f"obs_scale has shape {scale.shape}, expected one dimension")
+    width = scale.shape[0]
+    layers_wb = [(f"hidden{i}", arrays[f"hidden{i}_w"], arrays[f"hidden{i}_b"]) for i in range(layers)]
+    for name, w, b in [*layers_wb, ("action", arrays["action_w"], arrays["action_b"])]:
+        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+            raise fail(
+                f"{name} has weights {w.shape} and bias {b.shape}, expected (n, {width}) and (n,) to "
+                "follow the layer before"
+            )
+        width = w.shape[0]
+    hidden = tuple((w.astype(np.float32), b.astype(np.float32)) for _, w, b in layers_wb)
+    action = (arrays["action_w"].astype(np.float32), arrays["action_b"].astype(np.float32))
+    return ActorWeights(hidden, action, activation, scale, meta)
 
 
 def _numpy(tensor: Any) -> np.ndarray:
@@ -122,23 +208,27 @@ class MlpPolicy(Policy):
         return int(self.rng.choice(len(p), p=p))
 
 
-def load_weights(path: str | Path, layout: ObservationLayout | None = None) -> ActorWeights:
-    """The actor of a checkpoint: its ``.npz``, or the ``.npz`` beside a ``.zip``, or the ``.zip`` converted
-    (assuming it was trained on :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
+def load_weights(path: str | Path, layout: ObservationLayout | None = None, trust: bool | None = None) -> ActorWeights:
+    """The actor of a checkpoint: its ``.npz``, or the ``.npz`` beside a ``.zip``; or, only if ``trust`` (``None``:
+    :func:`trusted_by_environment`), the ``.zip`` itself converted (assuming it was trained on
+    :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
     path = Path(path)
     npz = path if path.suffix == ".npz" else path.with_suffix(".npz")
     if npz.exists():
         return ActorWeights.load(npz)
     if path.suffix == ".zip" and path.exists():
-        from sb3_contrib import MaskablePPO  # heavy; only for a checkpoint that has no .npz
-
-        model = MaskablePPO.load(path, device="cpu")
+        require_trust(path, trust)  # before anything reads the archive
         if layout is None:
             raise ValueError(f"{path} has no .npz beside it; converting it needs the game's observation layout")
+        from sb3_contrib import MaskablePPO  # heavy; only for a trusted checkpoint that has no .npz
+
+        model = MaskablePPO.load(path, device="cpu")
         return ActorWeights.from_model(model, observation_scale(layout), {"from": str(path)})
     raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from experiments.train)")
 
 
-def checkpoint_policy(path: str, context: PolicyContext, seed: int | None = None, greedy: bool = False) -> Policy:
-    """The policy of a checkpoint (``.npz`` or ``.zip``) for the game of ``context``."""
-    return MlpPolicy(context, load_weights(path, context.layout), seed, greedy=greedy)
+def checkpoint_policy(
+    path: str, context: PolicyContext, seed: int | None = None, greedy: bool = False, trust: bool | None = None
+) -> Policy:
+    """The policy of a checkpoint (``.npz``; a ``.zip`` only if trusted, see :func:`load_weights`)."""
+    return MlpPolicy(context, load_weights(path, context.layout, trust), seed, greedy=greedy)

@@ -7,7 +7,8 @@ Results go to ``--out`` (default ``runs/tournaments/<game>-<hash of the settings
 (one row per game, written as games finish) and ``tournament-report.md`` / ``.html`` with plots. Run the same
 command again to resume an interrupted tournament, or with a larger ``--games`` to extend it (the settings
 hash leaves the number of games out). ``--ray-address auto`` plays on a Ray cluster. Policy specs: registered
-names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``.
+names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``. A ``ckpt:`` spec reads the
+pickle-free ``.npz``; a bare SB3 ``.zip`` only with ``--trust-checkpoint`` (unpickling it can run code).
 See docs/tournaments.md.
 """
 
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.sb3_policy import TRUST_VARIABLE, UntrustedCheckpointError
 from agents.tournament import DB_NAME, Tournament, write_report
 from agents.tournament.intervals import METHODS, Method
 from agents.tournament.schedule import SCHEMES, Scheme
@@ -51,6 +54,7 @@ class TournamentArgs:
     store_events: bool = False
     no_progress: bool = False
     no_report: bool = False
+    trust_checkpoint: bool = False
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -95,15 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store-events", action="store_true", help="keep every game's event log in the database")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-report", action="store_true")
+    p.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="load ckpt: specs from SB3 .zip files (unpickling, which can run code): only for files you trust",
+    )
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = TournamentArgs(**vars(build_parser().parse_args(argv)))
-    options = dict(parse_option(o) for o in args.option)
-    if args.players is not None:
-        options["num_players"] = args.players
-    tournament = Tournament(
+def make_tournament(args: TournamentArgs, options: dict[str, Any]) -> Tournament:
+    """The tournament the command line describes (resolving every policy once, so bad specs fail here)."""
+    return Tournament(
         args.game,
         args.policies,
         games=args.games,
@@ -118,6 +124,19 @@ def main(argv: list[str] | None = None) -> int:
         resamples=args.resamples,
         policy_seeds="independent" if args.independent_seeds else "common",
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = TournamentArgs(**vars(build_parser().parse_args(argv)))
+    options = dict(parse_option(o) for o in args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    if args.trust_checkpoint:  # through the environment, so that worker processes trust the same files
+        os.environ[TRUST_VARIABLE] = "1"
+    try:
+        tournament = make_tournament(args, options)
+    except UntrustedCheckpointError as error:
+        raise SystemExit(f"error: {error}") from error
     game = tournament.env_id.split("/")[-1]
     out = Path(args.out or Path("runs", "tournaments", f"{game}-{tournament.digest()}"))
     use_ray = args.ray_address is not None

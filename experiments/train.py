@@ -2,7 +2,7 @@
 
     python -m experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
     python -m experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
-    python -m experiments.train --resume runs/train/k1/final.zip --total-steps 100000
+    python -m experiments.train --resume runs/train/k1/final.zip --total-steps 100000 --trust-checkpoint
 
 The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each episode. The other seats are
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
@@ -30,7 +30,7 @@ import numpy as np
 
 from agents.base import Policy, PolicyContext
 from agents.registry import make_policy, policy_names
-from agents.sb3_policy import ActorWeights, MlpPolicy
+from agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, require_trust
 from cardenvs.registry import definition, game_name, make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
 
@@ -179,8 +179,18 @@ def check_args(args: TrainArgs) -> None:
         raise ValueError(f"batch_size {args.batch_size} must divide n_steps × n_envs = {args.n_steps * args.n_envs}")
 
 
-def train(args: TrainArgs) -> Path:
-    """Train (or resume) as ``args`` say; returns the final checkpoint (``final.zip``, ``final.npz`` beside it)."""
+def require_resume_trust(args: TrainArgs, trust: bool | None) -> None:
+    """Resuming unpickles the SB3 ``.zip`` (optimizer state included), which only a trusted file may be."""
+    if args.resume:
+        require_trust(args.resume, trust)
+
+
+def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
+    """Train (or resume) as ``args`` say; returns the final checkpoint (``final.zip``, ``final.npz`` beside it).
+
+    Resuming reads an SB3 ``.zip``, which can run code: it needs ``trust_checkpoint`` (``None``: the
+    ``CARDENVS_TRUST_CHECKPOINTS`` environment variable; see :mod:`agents.sb3_policy`)."""
+    require_resume_trust(args, trust_checkpoint)  # before anything opens the archive
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -368,10 +378,14 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def build_args(argv: list[str] | None = None) -> TrainArgs:
-    """Defaults < the game's config file (``--config``; when resuming, the run's ``args.json``) < ``--field value``
-    flags < ``--set key=value``."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: every :class:`TrainArgs` field as a flag, plus ``--trust-checkpoint`` (never saved)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow --resume to unpickle its SB3 .zip (which can run code): only for files you trust",
+    )
     p.add_argument("--config", help="TOML config (default experiments/configs/<game>.toml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any field (TOML value)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (TOML value)")
@@ -384,7 +398,17 @@ def build_args(argv: list[str] | None = None) -> TrainArgs:
             p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
         else:
             p.add_argument(flag, default=None, type=parse_value)
-    ns = p.parse_args(argv)
+    return p
+
+
+def build_args(argv: list[str] | None = None) -> TrainArgs:
+    """Defaults < the game's config file (``--config``; when resuming, the run's ``args.json``) < ``--field value``
+    flags < ``--set key=value``."""
+    return args_from(build_parser().parse_args(argv))
+
+
+def args_from(ns: argparse.Namespace) -> TrainArgs:
+    """The :class:`TrainArgs` of a parsed command line (see :func:`build_args`)."""
     values: dict[str, Any] = {}
     saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
     if ns.config:
@@ -415,9 +439,14 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_args(argv)
+    ns = build_parser().parse_args(argv)
+    args = args_from(ns)
+    try:
+        require_resume_trust(args, ns.trust_checkpoint or None)
+    except UntrustedCheckpointError as error:
+        raise SystemExit(f"error: {error}") from error
     print(f"training {args.game} {args.options} for {args.total_steps} steps into {args.run_dir()}")
-    train(args)
+    train(args, trust_checkpoint=True if ns.trust_checkpoint else None)
     return 0
 
 

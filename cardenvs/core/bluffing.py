@@ -358,8 +358,11 @@ class ClaimTable:
 
 
 def redeal_slots(slots: Sequence[np.ndarray], rng: np.random.Generator) -> None:
-    """Shuffle the cards held in ``slots`` (rank-count arrays) among them, each keeping its size; in place."""
-    tokens = np.concatenate([np.repeat(np.arange(len(s)), s) for s in slots])
+    """Shuffle the cards held in ``slots`` (rank-count arrays) among them, each keeping its size; in place.
+
+    The cards are sorted before the shuffle, so the result depends on which cards are hidden and on ``rng`` only,
+    not on where they lay: re-dealt worlds of one information set give one search the same samples."""
+    tokens = np.sort(np.concatenate([np.repeat(np.arange(len(s)), s) for s in slots]))
     rng.shuffle(tokens)
     start = 0
     for s in slots:

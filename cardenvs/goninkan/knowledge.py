@@ -136,7 +136,7 @@ def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
         g.pending_show = -1
         g.decl_choice = None
     hidden = hidden_players(g, observer)
-    pool = [c for p in hidden for c in g.hands[p]]
+    pool = sorted(c for p in hidden for c in g.hands[p])  # not by holder: the rng alone decides
     capacity = [len(g.hands[p]) for p in hidden]
     bit = {p: 1 << i for i, p in enumerate(hidden)}
     fixed = {c: int(g.known[observer, c]) for c in pool if g.known[observer, c] >= 0}

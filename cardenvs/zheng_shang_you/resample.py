@@ -46,7 +46,7 @@ def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> Gam
             holding |= 1 << state.table[pending[seat]]
         known[seat] = holding & to_bits(np.flatnonzero(twin.known.of(observer, seat)).tolist())
         hidden[seat] = bits_list(holding & ~known[seat])
-    pool = [p for cards in hidden.values() for p in cards]
+    pool = sorted(p for cards in hidden.values() for p in cards)  # not by holder: the rng alone decides
     shuffled = [pool[i] for i in rng.permutation(len(pool))]
     for seat, cards in hidden.items():
         holding = known[seat] | to_bits(shuffled[: len(cards)])

@@ -14,7 +14,7 @@ import pytest
 
 from agents.base import PolicyContext
 from agents.registry import make_policy
-from agents.sb3_policy import ActorWeights, MlpPolicy, load_weights
+from agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
 from agents.tournament import Tournament
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv
@@ -108,7 +108,9 @@ def test_a_zip_without_its_npz_is_converted_and_wrong_games_are_refused(run: Pat
     lone = tmp_path / "lone.zip"
     lone.write_bytes(run.read_bytes())
     context = PolicyContext.from_env(make_raw(GAME, **OPTIONS))
-    converted = load_weights(lone, context.layout)
+    with pytest.raises(UntrustedCheckpointError, match="--trust-checkpoint"):
+        load_weights(lone, context.layout)
+    converted = load_weights(lone, context.layout, trust=True)
     original = ActorWeights.load(run.with_suffix(".npz"))
     np.testing.assert_allclose(converted.action[0], original.action[0])
     np.testing.assert_allclose(converted.obs_scale, original.obs_scale)
@@ -116,6 +118,25 @@ def test_a_zip_without_its_npz_is_converted_and_wrong_games_are_refused(run: Pat
         make_policy(f"ckpt:{run}", make_raw("kyuuri-v0"))
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         make_policy(f"ckpt:{tmp_path / 'missing.zip'}", make_raw(GAME, **OPTIONS))
+
+
+def test_a_trusted_zip_converts_to_the_npz_training_wrote(run: Path, tmp_path: Path) -> None:
+    from experiments.convert_checkpoint import main
+
+    lone = tmp_path / "checkpoints" / "final.zip"  # a copy of the run folder, without the .npz
+    lone.parent.mkdir()
+    lone.write_bytes(run.read_bytes())
+    (tmp_path / "args.json").write_bytes((run.parent / "args.json").read_bytes())
+    assert main([str(lone), "--trust"]) == 0
+    converted, original = ActorWeights.load(lone.with_suffix(".npz")), ActorWeights.load(run.with_suffix(".npz"))
+    for (w, b), (w0, b0) in zip(
+        (*converted.hidden, converted.action), (*original.hidden, original.action), strict=True
+    ):
+        np.testing.assert_array_equal(w, w0)
+        np.testing.assert_array_equal(b, b0)
+    np.testing.assert_array_equal(converted.obs_scale, original.obs_scale)
+    assert converted.meta["env_id"] == original.meta["env_id"] and converted.meta["options"] == OPTIONS
+    make_policy(f"ckpt:{lone}", make_raw(GAME, **OPTIONS))  # now loads without trust: the .npz is beside it
 
 
 def test_loading_a_checkpoint_for_play_does_not_import_torch(run: Path) -> None:
@@ -131,7 +152,9 @@ def test_resume_continues_from_a_checkpoint(run: Path) -> None:
     from sb3_contrib import MaskablePPO
 
     out = run.parent
-    resumed = train(replace(tiny(out), total_steps=1536, resume=str(out / "checkpoints" / "step_1024.zip")))
+    resumed = train(
+        replace(tiny(out), total_steps=1536, resume=str(out / "checkpoints" / "step_1024.zip")), trust_checkpoint=True
+    )
     assert MaskablePPO.load(resumed, device="cpu").num_timesteps == 1536
     assert (out / "checkpoints" / "step_1536.zip").exists()
 

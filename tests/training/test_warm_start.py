@@ -193,7 +193,8 @@ def test_a_resumed_run_takes_new_ppo_settings(tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(first.parent, copy)
     resumed = train(
-        kyuuri(copy, total_steps=1024, resume=str(copy / "final.zip"), learning_rate=1e-4, lr_final=0.0, ent_coef=0.05)
+        kyuuri(copy, total_steps=1024, resume=str(copy / "final.zip"), learning_rate=1e-4, lr_final=0.0, ent_coef=0.05),
+        trust_checkpoint=True,
     )
     model = MaskablePPO.load(resumed, device="cpu")
     assert model.num_timesteps == 1024 and model.ent_coef == 0.05

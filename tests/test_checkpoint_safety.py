@@ -1,0 +1,188 @@
+"""Checkpoints cannot run code: a crafted SB3 ``.zip`` whose pickled ``data`` entry would create a marker file is
+refused by every entry point unless the user trusts it, and ``.npz`` checkpoints are checked before they play."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import pickle
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.base import PolicyContext
+from agents.registry import make_policy
+from agents.sb3_policy import (
+    TRUST_VARIABLE,
+    ActorWeights,
+    CheckpointFormatError,
+    UntrustedCheckpointError,
+    load_weights,
+)
+from cardenvs.registry import make_raw
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "verish_ne_verish-v0"
+
+
+class _CreatesMarker:
+    """Unpickling this opens ``marker`` for writing, which creates the file: the stand-in for arbitrary code."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return open, (str(self.marker), "w")
+
+
+def crafted_zip(folder: Path) -> tuple[Path, Path]:
+    """An SB3-shaped ``.zip`` (``data`` as SB3 writes it: JSON whose ``:serialized:`` values are base64 pickles)
+    whose unpickling creates ``folder/marker``; returns (zip, marker)."""
+    marker = folder / "marker"
+    payload = base64.b64encode(pickle.dumps(_CreatesMarker(marker))).decode()
+    data = {"policy_class": {":type:": "<class 'type'>", ":serialized:": payload}}
+    evil = folder / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as archive:
+        archive.writestr("data", json.dumps(data))
+        archive.writestr("_stable_baselines3_version", "2.9.2")
+    return evil, marker
+
+
+@pytest.fixture
+def evil(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    monkeypatch.delenv(TRUST_VARIABLE, raising=False)
+    return crafted_zip(tmp_path)
+
+
+def untrusting_environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != TRUST_VARIABLE}
+
+
+def test_the_tournament_command_refuses_an_untrusted_zip(evil: tuple[Path, Path], tmp_path: Path) -> None:
+    path, marker = evil
+    command = [sys.executable, "-m", "experiments.tournament", "--game", GAME, "--players", "3"]
+    command += ["--policies", f"e=ckpt:{path}", "random", "--games", "3", "--out", str(tmp_path / "t"), "--no-report"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=untrusting_environment())
+    assert done.returncode != 0
+    assert not marker.exists(), "the crafted checkpoint ran code"
+    assert "--trust-checkpoint" in done.stderr and "can run arbitrary code" in done.stderr
+
+
+def test_make_policy_refuses_an_untrusted_zip(evil: tuple[Path, Path]) -> None:
+    path, marker = evil
+    for spec in (f"ckpt:{path}", f"ckpt-greedy:{path}"):
+        with pytest.raises(UntrustedCheckpointError, match="--trust-checkpoint"):
+            make_policy(spec, make_raw(GAME, num_players=3))
+    assert not marker.exists()
+
+
+def test_resuming_training_refuses_an_untrusted_zip(evil: tuple[Path, Path]) -> None:
+    from experiments.train import TrainArgs, main, train
+
+    path, marker = evil
+    with pytest.raises(SystemExit, match="--trust-checkpoint"):
+        main(["--resume", str(path), "--total-steps", "10", "--no-progress", "--no-tensorboard"])
+    with pytest.raises(UntrustedCheckpointError, match="can run arbitrary code"):
+        train(TrainArgs(resume=str(path), out=str(path.parent / "run")))
+    assert not marker.exists()
+
+
+def test_converting_needs_trust(evil: tuple[Path, Path]) -> None:
+    from experiments.convert_checkpoint import main
+
+    path, marker = evil
+    with pytest.raises(SystemExit, match="--trust"):
+        main([str(path), "--game", GAME])
+    assert not marker.exists() and not path.with_suffix(".npz").exists()
+
+
+def test_trust_is_what_lets_the_zip_be_unpickled(evil: tuple[Path, Path]) -> None:
+    """The crafted file is live: trusted, SB3 unpickles it and the marker appears (so the refusals above are what
+    keeps it from running)."""
+    path, marker = evil
+    layout = PolicyContext.from_env(make_raw(GAME, num_players=3)).layout
+    with pytest.raises(Exception):  # noqa: B017 - the archive holds no model; only the unpickling matters here
+        load_weights(path, layout, trust=True)
+    assert marker.exists()
+
+
+def test_a_pickle_disguised_as_npz_is_refused(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    disguised = tmp_path / "evil.npz"
+    disguised.write_bytes(pickle.dumps(_CreatesMarker(marker)))
+    with pytest.raises(CheckpointFormatError, match=r"not a NumPy \.npz of plain arrays"):
+        make_policy(f"ckpt:{disguised}", make_raw(GAME, num_players=3))
+    assert not marker.exists()
+
+
+# ---------------------------------------------------------------------- the .npz reader's checks
+def actor(inputs: int = 6, hidden: int = 4, actions: int = 3) -> ActorWeights:
+    rng = np.random.default_rng(0)
+    layer = (rng.normal(size=(hidden, inputs)).astype(np.float32), np.zeros(hidden, np.float32))
+    head = (rng.normal(size=(actions, hidden)).astype(np.float32), np.zeros(actions, np.float32))
+    return ActorWeights((layer,), head, "tanh", np.ones(inputs, np.float32), {"env_id": "x"})
+
+
+def rewrite(path: Path, **changes: Any) -> Path:
+    """``path``'s arrays with ``changes`` (an array, a header dict, or ``None`` to drop one), saved again."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    for name, value in changes.items():
+        if value is None:
+            del arrays[name]
+        elif isinstance(value, dict):
+            arrays[name] = np.frombuffer(json.dumps(value).encode(), dtype=np.uint8)
+        else:
+            arrays[name] = value
+    out = path.with_name("changed.npz")
+    np.savez(out, **arrays)
+    return out
+
+
+def test_a_saved_actor_loads_back_equal(tmp_path: Path) -> None:
+    original = actor()
+    loaded = ActorWeights.load(original.save(tmp_path / "a.npz"))
+    assert loaded.activation == "tanh" and loaded.meta == {"env_id": "x"}
+    np.testing.assert_array_equal(loaded.hidden[0][0], original.hidden[0][0])
+    x = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(loaded.logits(x), original.logits(x))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"header": {"activation": "sigmoid", "layers": 1, "meta": {}}}, r"activation 'sigmoid' is not one of"),
+        ({"header": {"activation": "tanh", "layers": "1", "meta": {}}}, "'layers' must be a whole number"),
+        ({"header": {"activation": "tanh", "layers": 2, "meta": {}}}, r"arrays \['hidden1_w', 'hidden1_b'\] are"),
+        ({"header": {"activation": "tanh", "layers": 1, "meta": []}}, "'meta' must be a JSON object"),
+        ({"header": None}, "no 'header' array"),
+        ({"action_w": np.full((3, 4), np.nan, np.float32)}, "action_w holds NaN or infinite values"),
+        ({"hidden0_b": np.array([np.inf, 0, 0, 0], np.float32)}, "hidden0_b holds NaN or infinite"),
+        ({"action_w": np.ones((3, 5), np.float32)}, r"action has weights \(3, 5\) and bias \(3,\), expected \(n, 4\)"),
+        ({"obs_scale": np.ones(7, np.float32)}, r"hidden0 has weights \(4, 6\).*expected \(n, 7\)"),
+        ({"hidden0_b": np.zeros(5, np.float32)}, r"hidden0 has weights \(4, 6\) and bias \(5,\)"),
+        ({"action_b": np.zeros(3, np.int64)}, "action_b has dtype int64, expected floating point"),
+    ],
+)
+def test_a_malformed_npz_is_refused_with_the_reason(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
+    bad = rewrite(actor().save(tmp_path / "a.npz"), **changes)
+    with pytest.raises(CheckpointFormatError, match=message):
+        ActorWeights.load(bad)
+
+
+def test_an_object_array_is_refused_without_unpickling(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    path = actor().save(tmp_path / "a.npz")
+    with np.load(path) as data:
+        arrays: dict[str, Any] = {name: data[name] for name in data.files}
+    arrays["obs_scale"] = np.array([_CreatesMarker(marker)], dtype=object)
+    np.savez(tmp_path / "b.npz", allow_pickle=True, **arrays)
+    with pytest.raises(CheckpointFormatError, match=r"not a NumPy \.npz of plain arrays"):
+        ActorWeights.load(tmp_path / "b.npz")
+    assert not marker.exists()
