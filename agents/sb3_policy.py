@@ -38,6 +38,16 @@ class ActorWeights:
     meta: Mapping[str, Any]
     """``env_id``, ``options``, training step count and the like."""
 
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation {self.activation!r} is not supported; use one of {ACTIVATIONS}")
+        arrays = {"obs_scale": self.obs_scale, "action_w": self.action[0], "action_b": self.action[1]}
+        for i, (w, b) in enumerate(self.hidden):
+            arrays[f"hidden{i}_w"], arrays[f"hidden{i}_b"] = w, b
+        bad = [name for name, a in arrays.items() if not np.all(np.isfinite(a))]
+        if bad:
+            raise ValueError(f"weights {', '.join(bad)} hold NaN or infinite values; the checkpoint is damaged")
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Action logits for one scaled-or-raw observation vector (scaled here)."""
         x = observation.astype(np.float32, copy=False) * self.obs_scale
@@ -68,9 +78,16 @@ class ActorWeights:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(bytes(data["header"]).decode())
             hidden = tuple((data[f"hidden{i}_w"], data[f"hidden{i}_b"]) for i in range(header["layers"]))
-            return cls(
-                hidden, (data["action_w"], data["action_b"]), header["activation"], data["obs_scale"], header["meta"]
-            )
+            try:
+                return cls(
+                    hidden,
+                    (data["action_w"], data["action_b"]),
+                    header["activation"],
+                    data["obs_scale"],
+                    header["meta"],
+                )
+            except ValueError as error:
+                raise ValueError(f"checkpoint {path}: {error}") from None
 
     @classmethod
     def from_model(cls, model: Any, obs_scale: np.ndarray, meta: Mapping[str, Any] | None = None) -> ActorWeights:
@@ -78,9 +95,7 @@ class ActorWeights:
         policy = model.policy
         if not getattr(policy, "share_features_extractor", True):
             raise ValueError("only policies with a shared flatten features extractor can be exported")
-        activation = type(policy.activation_fn()).__name__.lower()
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation {activation!r} cannot be exported; use one of {ACTIVATIONS}")
+        activation = type(policy.activation_fn()).__name__.lower()  # checked with the rest by __post_init__
         hidden = []
         for module in policy.mlp_extractor.policy_net:
             if hasattr(module, "weight"):
@@ -125,6 +140,10 @@ class MlpPolicy(Policy):
 def load_weights(path: str | Path, layout: ObservationLayout | None = None) -> ActorWeights:
     """The actor of a checkpoint: its ``.npz``, or the ``.npz`` beside a ``.zip``, or the ``.zip`` converted
     (assuming it was trained on :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
+    if not str(path).strip():
+        raise ValueError(
+            "the checkpoint path is empty; write ckpt:PATH with PATH an .npz or .zip from experiments.train"
+        )
     path = Path(path)
     npz = path if path.suffix == ".npz" else path.with_suffix(".npz")
     if npz.exists():
