@@ -21,6 +21,22 @@ from agents.tournament.stats import Estimate, TournamentStats
 DOCS = "docs/tournaments.md"
 
 
+MARKDOWN_SPECIAL = "\\`*[]<>|~&$"
+"""Characters that Markdown (or GitHub's math and HTML passthrough) would read as markup in a table cell;
+``_`` is escaped only where it could start or end emphasis (not inside a word, as in ``verish_ne_verish``)."""
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown inline text: markup characters backslash-escaped, line breaks as spaces
+    (labels and specs are the user's own strings and must not break a table or inject HTML)."""
+    flat = " ".join(text.splitlines())
+    out = []
+    for i, c in enumerate(flat):
+        inside_word = 0 < i < len(flat) - 1 and flat[i - 1].isalnum() and flat[i + 1].isalnum()
+        out.append("\\" + c if c in MARKDOWN_SPECIAL or (c == "_" and not inside_word) else c)
+    return "".join(out)
+
+
 @dataclass
 class Table:
     """A table rendered both as Markdown and as HTML."""
@@ -29,8 +45,8 @@ class Table:
     rows: list[list[str]]
 
     def markdown(self) -> str:
-        lines = ["| " + " | ".join(self.headers) + " |", "|" + "---|" * len(self.headers)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in self.rows]
+        lines = ["| " + " | ".join(map(markdown_text, self.headers)) + " |", "|" + "---|" * len(self.headers)]
+        lines += ["| " + " | ".join(map(markdown_text, row)) + " |" for row in self.rows]
         return "\n".join(lines)
 
     def html(self) -> str:
@@ -216,6 +232,12 @@ def _inline_code(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- plots
+def _plain_tick_labels(ax: Any) -> None:
+    """Draw an axis' tick labels as plain text: a policy label with ``$…$`` is not matplotlib mathtext."""
+    for label in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+        label.set_parse_math(False)
+
+
 def _error_bars(estimates: Sequence[Estimate]) -> list[list[float]]:
     return [
         [max(e.value - e.low, 0.0) if not math.isnan(e.low) else 0.0 for e in estimates],
@@ -235,6 +257,7 @@ def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path)
     half = [Z95 * ratings[label].sigma for label in labels]
     left.errorbar(mus, rows, xerr=[half, half], fmt="o", capsize=4)
     left.set_yticks(rows, labels)
+    _plain_tick_labels(left)
     left.set_xlabel("OpenSkill μ (± 1.96σ)")
     scores = [stats.entrant_stats[label].score for label in labels]
     right.errorbar([e.value for e in scores], rows, xerr=_error_bars(scores), fmt="s", color="C1", capsize=4)
@@ -262,6 +285,7 @@ def plot_head_to_head(stats: TournamentStats, path: Path) -> None:
     image = ax.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     ax.set_yticks(range(len(labels)), labels)
+    _plain_tick_labels(ax)
     for i in range(len(labels)):
         for j in range(len(labels)):
             if not np.isnan(matrix[i, j]):
@@ -288,6 +312,7 @@ def plot_metrics(stats: TournamentStats, path: Path) -> None:
         values = [0.0 if math.isnan(e.value) else e.value for e in estimates]
         ax.bar(range(len(labels)), values, yerr=_error_bars(estimates), capsize=4, color=[f"C{i}" for i in range(10)])
         ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
+        _plain_tick_labels(ax)
         ax.set_title(ratio.name, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[len(ratios) :]:
