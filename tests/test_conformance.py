@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cardenvs.testing import checks
+from cardenvs.testing import check_decision_structure, checks
 from tests.conftest import case_id, registry_cases
 
 CASES = registry_cases()
@@ -32,6 +32,12 @@ def test_no_hidden_information_leaks(env_id: str, options: dict[str, Any]) -> No
     stats = checks.check_hidden_information(env_id, options, games=GAMES // 2)
     assert stats["redeals"] > 0
     assert stats["redeals_changed_state"] > 0, "the re-deals never changed the hidden state: the test had no power"
+    assert stats["terminal_redeals"] > 0, "no game ended: the final observations were never checked"
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_who_acts_and_how_often_does_not_depend_on_hidden_cards(env_id: str, options: dict[str, Any]) -> None:
+    assert check_decision_structure(env_id, options, games=1) > 0
 
 
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
