@@ -291,3 +291,16 @@ def test_a_kept_quad_may_be_discarded_after_a_later_pick_up_and_not_before() -> 
     act(g, "keep_quads")
     assert last(g, "discard_quad")["player"] == 0 and "6" not in hand(g, 0).split()
     assert g.current_player == 1 and g.leading  # the challenger starts after a lie
+
+
+def test_a_play_waits_for_done_even_when_no_higher_rank_is_left() -> None:
+    """Player 0 picks his only ace: nothing is left to pick, but the play is neither full (three cards) nor his
+    whole hand, so done is asked for, as his only choice; committing by itself would tell the table that he
+    holds nothing higher (issue 23)."""
+    g = game()
+    act(g, "declare", "A")
+    act(g, "pick", "A")
+    assert g.current_player == 0 and g.move_in_progress() and g.legal_actions() == [g.actions["done"].offset]
+    assert g.move_actions(g.legal_moves()[0]) == [g.actions["done"].offset]
+    act(g, "done")
+    assert g.current_player == 1 and last(g, "play")["public"]["count"] == 1

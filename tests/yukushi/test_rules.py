@@ -253,3 +253,28 @@ def test_ranking_rewards_follow_the_finishing_order_not_the_seats() -> None:
 def last_challenge(g: YukushiGame) -> dict[str, object]:
     public = g.events.of_kind("challenge")[-1]["public"]
     return {key: public[key] for key in ("owner", "lie", "taker")}
+
+
+def test_a_turn_voided_by_another_call_ends_at_its_first_step() -> None:
+    """Model A: player 2 calls in the window, so player 1's turn action is voided whatever it is; a play ends at
+    its first pick, so how many steps it took never tells how many cards it would have had (issue 23)."""
+    g = game(leader=0)
+    build(g, "2", declare="2")
+    assert window(g, callers=(2,)) == [2, 3] and g.current_player == 1
+    play = next(m for m in g.legal_moves() if getattr(m, "cards", ()) == (1, 1))  # two 3s: one step, voided
+    assert g.move_actions(play) == [g.actions["pick"][1]]
+    before = hand(g, 1)
+    act(g, "pick", "3")
+    assert g.window is None and g.events.of_kind("challenge")[-1]["player"] == 2
+    assert hand(g, 1) == before and not g.move_in_progress()
+
+
+def test_hidden_counts_take_max_play_steps_whatever_the_number_of_cards() -> None:
+    g = game(leader=0, allow_count_mismatch=True, max_play=3)
+    act(g, "declare", "2")
+    act(g, "count", "3")
+    act(g, "pick", "2")
+    act(g, "done")
+    assert g.current_player == 0 and g.legal_actions() == [g.actions["done"].offset]  # the forced step
+    act(g, "done")
+    assert g.current_player != 0 and g.table.pile_size == 1
