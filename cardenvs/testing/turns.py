@@ -38,18 +38,24 @@ def play_move(game: RulesEngine[Any], move: Any, observer: int) -> tuple[int, st
     return len(actions), observer_view(game.events.events[start:], observer)
 
 
-def _same_public_move(game: RulesEngine[Any], view: str, observer: int, first: Any, rng: np.random.Generator) -> Any:
+def _same_public_move(
+    game: RulesEngine[Any], view: str, count: int, observer: int, first: Any, rng: np.random.Generator
+) -> tuple[RulesEngine[Any], int] | None:
     """A clone of ``game`` after a move whose events ``observer`` sees as ``view`` (``first`` is tried first), with
-    that move's number of decisions; ``None`` if no move tried matches."""
+    that move's number of decisions: one of ``count`` decisions if any such move is found; ``None`` if no move
+    tried matches."""
     moves = game.legal_moves()
     order = [int(i) for i in rng.permutation(len(moves))[:CANDIDATES]]
     tried = ([moves.index(first)] if first in moves else []) + order
+    found = None
     for i in tried:
         clone = game.clone()
-        count, seen = play_move(clone, moves[i], observer)
+        steps, seen = play_move(clone, moves[i], observer)
         if seen == view:
-            return clone, count
-    return None
+            if steps == count:
+                return clone, steps
+            found = found or (clone, steps)
+    return found
 
 
 def compare_turns(
@@ -69,7 +75,7 @@ def compare_turns(
         moves, actor = game.legal_moves(), game.current_player
         move = moves[int(rng.integers(len(moves)))]
         count, view = play_move(game, move, observer)
-        found = _same_public_move(other, view, observer, move, rng)
+        found = _same_public_move(other, view, count, observer, move, rng)
         if found is None:
             break  # the re-dealt table cannot make this move public-equally (e.g. the card went elsewhere)
         other, other_count = found
