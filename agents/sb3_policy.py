@@ -116,9 +116,7 @@ class ActorWeights:
         policy = model.policy
         if not getattr(policy, "share_features_extractor", True):
             raise ValueError("only policies with a shared flatten features extractor can be exported")
-        activation = type(policy.activation_fn()).__name__.lower()
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation {activation!r} cannot be exported; use one of {ACTIVATIONS}")
+        activation = type(policy.activation_fn()).__name__.lower()  # checked with the rest by __post_init__
         hidden = []
         for module in policy.mlp_extractor.policy_net:
             if hasattr(module, "weight"):
@@ -212,6 +210,10 @@ def load_weights(path: str | Path, layout: ObservationLayout | None = None, trus
     """The actor of a checkpoint: its ``.npz``, or the ``.npz`` beside a ``.zip``; or, only if ``trust`` (``None``:
     :func:`trusted_by_environment`), the ``.zip`` itself converted (assuming it was trained on
     :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
+    if not str(path).strip():
+        raise ValueError(
+            "the checkpoint path is empty; write ckpt:PATH with PATH an .npz or .zip from experiments.train"
+        )
     path = Path(path)
     npz = path if path.suffix == ".npz" else path.with_suffix(".npz")
     if npz.exists():

@@ -14,6 +14,7 @@ from cardenvs.core.errors import (
     GameOverError,
     IllegalActionError,
     InvalidOptionError,
+    UnknownAgentError,
 )
 from cardenvs.registry import ENV_IDS, GAMES, definition, make, make_raw, register_all
 
@@ -29,6 +30,7 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidOptionError",
+    "UnknownAgentError",
     "definition",
     "make",
     "make_raw",

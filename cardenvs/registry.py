@@ -55,6 +55,11 @@ def _refuse_retired(env_id: str, **_options: Any) -> Any:
 
 
 def _module_of(env_id: str) -> Any:
+    if not isinstance(env_id, str):
+        raise InvalidOptionError(
+            f"an environment id is a string, got {env_id!r} of type {type(env_id).__name__}; "
+            f"registered ids: {', '.join(ENV_IDS)}"
+        )
     full = env_id if env_id.startswith(f"{NAMESPACE}/") else f"{NAMESPACE}/{env_id}"
     for known, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if known == full:

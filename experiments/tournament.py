@@ -26,6 +26,7 @@ from agents.sb3_policy import TRUST_VARIABLE, UntrustedCheckpointError
 from agents.tournament import DB_NAME, Tournament, write_report
 from agents.tournament.intervals import METHODS, Method
 from agents.tournament.schedule import SCHEMES, Scheme
+from agents.tournament.storage import TournamentStoreError
 
 SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
 """Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""
@@ -161,4 +162,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except TournamentStoreError as error:  # busy, damaged or other settings: the message says what to do
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)

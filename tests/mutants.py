@@ -1,4 +1,4 @@
-"""Deliberately broken variants of Verish' ne verish', to prove the conformance kit catches each bug class."""
+"""Deliberately broken variants of the games, to prove the conformance kit catches each bug class."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from cardenvs.core.bluffing import ClaimMove
+from cardenvs.core.engine import TERMINAL
+from cardenvs.goninkan.rules import PLAY, KankeiGame
+from cardenvs.goninkan.yoninkan_env import DEFINITION as YONINKAN
 from cardenvs.verish_ne_verish.env import DEFINITION
 from cardenvs.verish_ne_verish.rules import VerishGame
 
@@ -65,6 +69,50 @@ class UsesGlobalRandomness(VerishGame):
         self.rng = seeded
 
 
+class LeaksSetAsideAtTheEnd(VerishGame):
+    """Shows everyone the set-aside card once the game is over (only final observations leak)."""
+
+    def observation(self, player: int) -> np.ndarray:
+        obs = super().observation(player)
+        if self.current_player == TERMINAL:
+            obs[self.layout["discarded"]] += self.aside
+        return obs
+
+
+class CommitsWhenNothingHigherIsHeld(VerishGame):
+    """A play commits by itself once no further pick is possible, so a missing ``done`` tells the table that the
+    hand holds nothing of a higher rank (the rule before issue 23)."""
+
+    def _build_step(self, action: int, commit) -> None:  # type: ignore[no-untyped-def]
+        super()._build_step(action, commit)
+        t = self.table
+        if t.building_count and not t.pickable(self.current_player):
+            commit(self.current_player)
+
+    def move_actions(self, move):  # type: ignore[no-untyped-def]
+        ids = super().move_actions(move)
+        if isinstance(move, ClaimMove) and ids[-1] == self.DONE:
+            rest = self.table.hands[self.current_player].tolist()
+            last = move.cards[-1]
+            if rest[last] == move.cards.count(last) and not any(rest[last + 1 :]):
+                ids.pop()
+        return ids
+
+
+class AsksOnlyPlayersWithADeclaration(KankeiGame):  # type: ignore[type-arg]
+    """Yoninkan's trick-1 declaration step is skipped for a player whose side has none left, so the turns
+    name the hidden partner of a declarer (the rule before issue 23)."""
+
+    def declaring(self) -> bool:
+        return (
+            self.phase == PLAY
+            and self.rules.trick1_declarations
+            and self.trick_no == 1
+            and self.decl_choice is None
+            and bool(self.available_declarations(self.current_player))
+        )
+
+
 def _definition(engine: type[VerishGame], name: str):  # type: ignore[no-untyped-def]
     return replace(DEFINITION, name=name, new_game=engine)
 
@@ -74,3 +122,8 @@ LEAKS_LAST_PLAY = _definition(LeaksLastPlayCards, "mutant_leaks_last_play")
 CHALLENGE_ON_LEAD = _definition(ChallengeOnLead, "mutant_challenge_on_lead")
 LOSES_A_CARD = _definition(LosesACard, "mutant_loses_a_card")
 GLOBAL_RANDOMNESS = _definition(UsesGlobalRandomness, "mutant_global_randomness")
+LEAKS_SET_ASIDE_AT_THE_END = _definition(LeaksSetAsideAtTheEnd, "mutant_leaks_set_aside_at_the_end")
+COMMITS_WHEN_NOTHING_HIGHER = _definition(CommitsWhenNothingHigherIsHeld, "mutant_commits_when_nothing_higher")
+ASKS_ONLY_PLAYERS_WITH_A_DECLARATION = replace(
+    YONINKAN, name="mutant_asks_only_players_with_a_declaration", new_game=AsksOnlyPlayersWithADeclaration
+)

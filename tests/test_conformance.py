@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from cardenvs.testing import checks
+import cardenvs
+from cardenvs.testing import check_decision_structure, checks
 from tests.conftest import case_id, registry_cases
 
 CASES = registry_cases()
@@ -32,6 +33,19 @@ def test_no_hidden_information_leaks(env_id: str, options: dict[str, Any]) -> No
     stats = checks.check_hidden_information(env_id, options, games=GAMES // 2)
     assert stats["redeals"] > 0
     assert stats["redeals_changed_state"] > 0, "the re-deals never changed the hidden state: the test had no power"
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_final_observations_keep_the_secrets(env_id: str) -> None:
+    """The re-deal test once each game has ended, on the default options (random games of some option sets all
+    reach the step cap, so the cases above cannot all assert it ran)."""
+    stats = checks.check_hidden_information(env_id, {}, games=GAMES // 2)
+    assert stats["terminal_redeals"] > 0, "no game ended: the final observations were never checked"
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_who_acts_and_how_often_does_not_depend_on_hidden_cards(env_id: str, options: dict[str, Any]) -> None:
+    assert check_decision_structure(env_id, options, games=1) > 0
 
 
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)

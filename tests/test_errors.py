@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs import ActionTypeError, GameOverError, IllegalActionError, InvalidOptionError
+from cardenvs import ActionTypeError, GameOverError, IllegalActionError, InvalidOptionError, UnknownAgentError
+from cardenvs.core.aec import CardGameEnv
 
 ID = "verish_ne_verish-v0"
 
@@ -92,3 +95,98 @@ def test_penalize_option_ends_the_episode_with_the_pettingzoo_convention() -> No
     assert all(env.terminations.values())
     assert env.rewards[offender] == -2.0 and sum(env.rewards.values()) == -2.0
     assert "nothing to challenge" in env.infos[offender]["illegal_action"]
+
+
+# Options under which each game pays rewards before the episode ends (so a refused action meets a pending reward).
+MID_EPISODE_REWARDS: dict[str, dict[str, object]] = {
+    "verish_ne_verish-v0": {"n_games": 3},
+    "yukushi-v0": {"n_games": 3},
+    "kyuuri-v0": {"reward_mode": "penalty"},
+    "zheng_shang_you-v0": {"reward_mode": "match_points"},
+    "goninkan-v1": {"episode": "match", "n_rounds": 3},
+    "yoninkan-v1": {"episode": "match", "n_rounds": 3},
+}
+
+
+def _whole_state(env: CardGameEnv) -> str:
+    """Everything an observer of the env can read, as one comparable text."""
+    game = env.game
+    assert game is not None
+    parts = {
+        "rewards": env.rewards,
+        "cumulative": env._cumulative_rewards,
+        "terminations": env.terminations,
+        "truncations": env.truncations,
+        "infos": env.infos,
+        "agents": env.agents,
+        "selection": env.agent_selection,
+        "steps": env.num_steps,
+        "last": [repr(x) for x in env.last()],
+        "observations": {a: env.observe(a)["observation"].tolist() for a in env.possible_agents},
+        "masks": {a: env.observe(a)["action_mask"].tolist() for a in env.possible_agents},
+        "game": game.privileged_state(),
+        "events": env.events.to_json(),
+        "player": game.current_player,
+    }
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+@pytest.mark.parametrize("env_id", sorted(MID_EPISODE_REWARDS))
+def test_a_refused_action_leaves_the_env_exactly_as_it_was(env_id: str) -> None:
+    """An illegal action caught and retried must not erase the reward paid on the previous step (nor change
+    anything else): checked at the first states of each seed where a reward is pending, and at ordinary states."""
+    assert {f"cardenvs/{i}" for i in MID_EPISODE_REWARDS} == set(cardenvs.ENV_IDS), "every id is covered"
+    with_reward = 0
+    for seed in range(4):
+        env = cardenvs.make_raw(env_id, **MID_EPISODE_REWARDS[env_id])
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for n, _agent in enumerate(env.agent_iter()):
+            obs, reward, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            illegal = np.flatnonzero(obs["action_mask"] == 0)
+            if reward != 0 or n % 50 == 0:
+                with_reward += reward != 0
+                before = _whole_state(env)
+                with pytest.raises(IllegalActionError):
+                    env.step(int(illegal[rng.integers(len(illegal))]))
+                assert _whole_state(env) == before, f"{env_id} seed {seed} step {n}: a refused action changed the env"
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert with_reward > 0, f"{env_id}: no pending reward met; the test had no power"
+
+
+def test_illegal_penalty_must_be_finite() -> None:
+    for bad in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(InvalidOptionError, match=r"illegal_penalty must be a finite number.*got (nan|inf|-inf)"):
+            cardenvs.make(ID, illegal_penalty=bad)
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, "3", -1])
+def test_reset_refuses_a_seed_that_is_not_a_non_negative_int(seed: object) -> None:
+    env = cardenvs.make_raw(ID)
+    with pytest.raises(InvalidOptionError, match=r"reset\(seed=...\) takes None or a non-negative int, got"):
+        env.reset(seed=seed)  # type: ignore[arg-type]
+    env.reset(seed=np.int64(3))  # NumPy integers are ints too
+
+
+@pytest.mark.parametrize("env_id", [None, 123, 4.5])
+def test_an_id_that_is_not_a_string_is_named(env_id: object) -> None:
+    with pytest.raises(InvalidOptionError, match=rf"an environment id is a string, got {env_id!r}.*registered ids"):
+        cardenvs.make(env_id)  # type: ignore[arg-type]
+
+
+def test_an_unknown_agent_name_lists_the_agents() -> None:
+    env = cardenvs.make_raw(ID, num_players=3)
+    env.reset(seed=0)
+    for call in (env.observe, env.observation_space, env.action_space, env.player_index):
+        with pytest.raises(UnknownAgentError, match=r"no agent 'player_3'; agents are player_0, player_1, player_2"):
+            call("player_3")
+    with pytest.raises(KeyError):  # still a KeyError for code that catches one
+        env.observe("nobody")
+
+
+def test_last_before_reset_says_to_reset() -> None:
+    with pytest.raises(GameOverError, match="call reset"):
+        cardenvs.make_raw(ID).last()

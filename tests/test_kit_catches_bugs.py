@@ -7,6 +7,7 @@ import pytest
 from cardenvs.testing import (
     ConformanceError,
     check_card_conservation,
+    check_decision_structure,
     check_determinism,
     check_hidden_information,
     check_masks,
@@ -19,6 +20,21 @@ OPTIONS = {"num_players": 3}
 def test_redeal_catches_a_leaked_hidden_card() -> None:
     with pytest.raises(ConformanceError, match=r"re-dealt.*features \['discarded'\]"):
         check_hidden_information(mutants.LEAKS_SET_ASIDE, OPTIONS, games=2)
+
+
+def test_redeal_of_the_final_observations_catches_a_card_shown_at_the_end() -> None:
+    with pytest.raises(ConformanceError, match=r"after the end: player \d's observation changed.*discarded"):
+        check_hidden_information(mutants.LEAKS_SET_ASIDE_AT_THE_END, OPTIONS, games=2)
+
+
+def test_decision_structure_check_catches_a_play_that_commits_when_nothing_higher_is_held() -> None:
+    with pytest.raises(ConformanceError, match="the number of decisions depends on hidden cards"):
+        check_decision_structure(mutants.COMMITS_WHEN_NOTHING_HIGHER, OPTIONS, games=2)
+
+
+def test_decision_structure_check_catches_turns_that_name_the_yoninkan_partner() -> None:
+    with pytest.raises(ConformanceError, match="depends on hidden cards"):
+        check_decision_structure(mutants.ASKS_ONLY_PLAYERS_WITH_A_DECLARATION, {}, games=20, every=1)
 
 
 def test_hidden_choice_check_catches_a_leak_that_a_redeal_cannot_see() -> None:
@@ -43,6 +59,8 @@ def test_determinism_check_catches_global_randomness() -> None:
 
 def test_the_real_game_passes_the_same_checks() -> None:
     check_hidden_information("verish_ne_verish-v0", OPTIONS, games=2)
+    check_decision_structure("verish_ne_verish-v0", OPTIONS, games=2)
+    check_decision_structure("yoninkan-v1", {}, games=20, every=1)
     check_masks("verish_ne_verish-v0", OPTIONS, games=1)
     check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
     check_determinism("verish_ne_verish-v0", OPTIONS)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import html
-import itertools
 import math
 import sqlite3
 from collections.abc import Sequence
@@ -28,6 +27,22 @@ REPLAY_PORT = 8765
 REPLAY_URL = "http://127.0.0.1:{port}/?deal={deal}&seating={seating}"
 
 
+MARKDOWN_SPECIAL = "\\`*[]<>|~&$"
+"""Characters that Markdown (or GitHub's math and HTML passthrough) would read as markup in a table cell;
+``_`` is escaped only where it could start or end emphasis (not inside a word, as in ``verish_ne_verish``)."""
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown inline text: markup characters backslash-escaped, line breaks as spaces
+    (labels and specs are the user's own strings and must not break a table or inject HTML)."""
+    flat = " ".join(text.splitlines())
+    out = []
+    for i, c in enumerate(flat):
+        inside_word = 0 < i < len(flat) - 1 and flat[i - 1].isalnum() and flat[i + 1].isalnum()
+        out.append("\\" + c if c in MARKDOWN_SPECIAL or (c == "_" and not inside_word) else c)
+    return "".join(out)
+
+
 @dataclass
 class Table:
     """A table rendered both as Markdown and as HTML."""
@@ -36,8 +51,8 @@ class Table:
     rows: list[list[str]]
 
     def markdown(self) -> str:
-        lines = ["| " + " | ".join(self.headers) + " |", "|" + "---|" * len(self.headers)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in self.rows]
+        lines = ["| " + " | ".join(map(markdown_text, self.headers)) + " |", "|" + "---|" * len(self.headers)]
+        lines += ["| " + " | ".join(map(markdown_text, row)) + " |" for row in self.rows]
         return "\n".join(lines)
 
     def html(self) -> str:
@@ -113,9 +128,9 @@ def _differences(stats: TournamentStats) -> Table:
     rows = []
     for i, a in enumerate(labels):
         for b in labels[i + 1 :]:
-            if (a, b) not in stats.differences and (b, a) not in stats.differences:
+            e = _difference_or_none(stats, a, b)
+            if e is None:
                 continue
-            e = stats.difference(a, b)
             h2h = stats.head_to_head.get((a, b))
             verdict = (
                 "no interval"
@@ -131,22 +146,22 @@ def _differences(stats: TournamentStats) -> Table:
     return Table(["pair", f"score difference [{pct}% CI]", f"first beats second [{pct}% CI]", "verdict"], rows)
 
 
-def ranking_statement(stats: TournamentStats) -> str:
-    """The ranking in words: ``A > B ≈ C``, where ``>`` means the paired difference's interval excludes 0."""
+def _ranking(stats: TournamentStats) -> Table:
+    """Entrants by mean score, each with how it stands against the next: ``>`` where the paired difference's
+    interval excludes 0, ``≈`` where it does not (or there is no interval yet)."""
     labels = [label for label in _ranked(stats) if not math.isnan(stats.entrant_stats[label].score.value)]
-    if not labels:
-        return "No games yet."
-    parts = [labels[0]]
-    for a, b in itertools.pairwise(labels):
-        e = stats.difference(a, b) if (a, b) in stats.differences or (b, a) in stats.differences else None
-        parts.append(">" if e is not None and e.low > 0 else "≈")
-        parts.append(b)
-    return (
-        "Ranking by mean score: "
-        + " ".join(parts)
-        + f" (`>`: the {round(stats.confidence * 100)}% interval of the paired difference of neighbours excludes 0; "
-        "`≈`: it does not, or there is no interval yet)."
-    )
+    rows = []
+    for i, label in enumerate(labels):
+        relation = ""
+        if i + 1 < len(labels):
+            e = _difference_or_none(stats, label, labels[i + 1])
+            relation = f"{'>' if e is not None and e.low > 0 else '≈'} {labels[i + 1]}"
+        rows.append([str(i + 1), label, relation])
+    return Table(["rank", "policy", "against the next"], rows)
+
+
+def _difference_or_none(stats: TournamentStats, a: str, b: str) -> Estimate | None:
+    return stats.difference(a, b) if (a, b) in stats.differences or (b, a) in stats.differences else None
 
 
 def _seats(stats: TournamentStats) -> Table:
@@ -214,12 +229,13 @@ def build_sections(
         Section(
             "Paired differences",
             [
-                ranking_statement(stats),
+                f"Ranking by mean score: `>` where the {round(stats.confidence * 100)}% interval of the paired "
+                "difference with the next policy excludes 0, `≈` where it does not (or there is no interval yet).",
                 "Mean score of the first policy minus the second, over the deals both played (the luck of the "
                 "cards they shared cancels), and the share of their meetings the first won (ties ½). Quote these "
                 "intervals to compare two policies, not the overlap of their separate intervals.",
             ],
-            [_differences(stats)],
+            [_ranking(stats), _differences(stats)],
             [],
         ),
         Section(
@@ -317,6 +333,12 @@ def _inline_code(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- plots
+def _plain_tick_labels(ax: Any) -> None:
+    """Draw an axis' tick labels as plain text: a policy label with ``$…$`` is not matplotlib mathtext."""
+    for label in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+        label.set_parse_math(False)
+
+
 def _error_bars(estimates: Sequence[Estimate]) -> list[list[float]]:
     return [
         [max(e.value - e.low, 0.0) if not math.isnan(e.low) else 0.0 for e in estimates],
@@ -336,6 +358,7 @@ def plot_ratings(stats: TournamentStats, ratings: dict[str, Rating], path: Path)
     half = [Z95 * ratings[label].sigma for label in labels]
     left.errorbar(mus, rows, xerr=[half, half], fmt="o", capsize=4)
     left.set_yticks(rows, labels)
+    _plain_tick_labels(left)
     left.set_xlabel("OpenSkill μ (± 1.96σ)")
     scores = [stats.entrant_stats[label].score for label in labels]
     right.errorbar([e.value for e in scores], rows, xerr=_error_bars(scores), fmt="s", color="C1", capsize=4)
@@ -363,6 +386,7 @@ def plot_head_to_head(stats: TournamentStats, path: Path) -> None:
     image = ax.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     ax.set_yticks(range(len(labels)), labels)
+    _plain_tick_labels(ax)
     for i in range(len(labels)):
         for j in range(len(labels)):
             if not np.isnan(matrix[i, j]):
@@ -389,6 +413,7 @@ def plot_metrics(stats: TournamentStats, path: Path) -> None:
         values = [0.0 if math.isnan(e.value) else e.value for e in estimates]
         ax.bar(range(len(labels)), values, yerr=_error_bars(estimates), capsize=4, color=[f"C{i}" for i in range(10)])
         ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
+        _plain_tick_labels(ax)
         ax.set_title(ratio.name, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[len(ratios) :]:

@@ -6,6 +6,12 @@ resumed run plays exactly the missing keys. ``INSERT OR IGNORE`` makes a replaye
 ever stored twice. The tournament's settings are stored with the results; resuming with other settings is
 refused.
 
+One process at a time writes a database: :meth:`TournamentStore.claim` takes an exclusive lock on the file
+``NAME.sqlite.lock`` beside it (an SQLite lock, released by the operating system when the process ends, even by
+``kill -9``) and holds it until the store is closed; a second process is refused with :class:`DatabaseBusyError`
+(two runs would otherwise both play every game). Reading a database (reports, ad-hoc SQL) needs no lock. A
+damaged file or row raises :class:`DamagedDatabaseError`, naming the file and what to do.
+
 Tables: ``meta`` (key, value: the settings as JSON, the schema version), ``games`` (one row per game; JSON
 columns for per-seat lists) and the view ``seat_results`` (one row per seat of a game: policy, score, place),
 for ad-hoc SQL.
@@ -15,7 +21,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -51,8 +58,36 @@ CREATE VIEW IF NOT EXISTS seat_results AS
 _COLUMNS = "deal, seating, seed, seats, returns, places, truncated, decisions, metrics, seconds, events"
 
 
-class SettingsMismatchError(ValueError):
+class TournamentStoreError(Exception):
+    """A tournament database that cannot be used as asked (the message names the file and what to do)."""
+
+
+class SettingsMismatchError(TournamentStoreError, ValueError):
     """The database holds a tournament with other settings."""
+
+
+class DatabaseBusyError(TournamentStoreError, RuntimeError):
+    """Another process is writing the database."""
+
+
+class DamagedDatabaseError(TournamentStoreError, RuntimeError):
+    """The file is not a readable tournament database, or a stored row is malformed."""
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """Turn SQLite's errors about a damaged file into a :class:`DamagedDatabaseError` naming ``path``."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+            raise DatabaseBusyError(
+                f"{path} is locked by another process ({error}); try again when it is done"
+            ) from None
+        raise DamagedDatabaseError(
+            f"{path} is not a readable tournament database ({error}). Move it aside (its games cannot be trusted) "
+            "and run the tournament again, or write to another database."
+        ) from None
 
 
 class TournamentStore:
@@ -61,23 +96,53 @@ class TournamentStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self._lock: sqlite3.Connection | None = None
         self.db = sqlite3.connect(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process; a power cut may lose the last
-        self.db.executescript(_SCHEMA)
-        self.db.commit()
+        try:
+            with _reading(self.path):
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process, not a power cut
+                self.db.executescript(_SCHEMA)
+                self.db.commit()
+        except TournamentStoreError:
+            self.db.close()
+            raise
 
     # ------------------------------------------------------------------ settings
     def settings(self) -> dict[str, Any] | None:
         """The settings stored by :meth:`claim`, or ``None`` for a new database."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        with _reading(self.path):
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+        if row is None:
+            return None
+        settings = _json(row[0], self.path, "the settings row")
+        if not isinstance(settings, dict):
+            raise self._damaged("the settings row is not a JSON object")
+        return settings
+
+    def lock(self) -> None:
+        """Become the one process that writes this database, or raise :class:`DatabaseBusyError`."""
+        if self._lock is not None:
+            return
+        lock = sqlite3.connect(self.lock_path, timeout=0, isolation_level=None)
+        try:
+            lock.execute("BEGIN EXCLUSIVE")  # held until close(); the OS drops it if the process dies
+        except sqlite3.OperationalError as error:
+            lock.close()
+            raise DatabaseBusyError(
+                f"{self.path} is being written by another process (it holds the lock {self.lock_path.name}). "
+                "Wait for that run to finish and run again (it resumes), or write to another database."
+            ) from error
+        self._lock = lock
 
     def claim(self, settings: dict[str, Any]) -> None:
-        """Store ``settings`` in a new database, or check they equal the stored ones."""
+        """Take the writer's lock (:meth:`lock`), then store ``settings`` in a new database, or check they equal
+        the stored ones."""
+        self.lock()
         stored = self.settings()
         if stored is None:
-            with self.db:
+            with _reading(self.path), self.db:
                 self.db.execute("INSERT INTO meta VALUES ('settings', ?)", (json.dumps(settings, sort_keys=True),))
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             return
@@ -93,27 +158,48 @@ class TournamentStore:
     # ------------------------------------------------------------------ games
     def done(self) -> set[tuple[int, int]]:
         """Keys ``(deal, seating)`` of the stored games."""
-        return {(d, s) for d, s in self.db.execute("SELECT deal, seating FROM games")}
+        with _reading(self.path):
+            return {(d, s) for d, s in self.db.execute("SELECT deal, seating FROM games")}
 
     def add(self, records: Iterable[GameRecord]) -> int:
         """Insert and commit finished games (a game already stored is left as it is); returns how many were new."""
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         rows = [_row(r, stamp) for r in records]
-        with self.db:
+        with _reading(self.path), self.db:
             before = self.db.total_changes
             self.db.executemany(f"INSERT OR IGNORE INTO games ({_COLUMNS}, finished_at) VALUES ({'?, ' * 11}?)", rows)
             return self.db.total_changes - before
 
     def records(self) -> list[GameRecord]:
         """Every stored game, ordered by (deal, seating): the same order whatever finished first."""
-        rows = self.db.execute(f"SELECT {_COLUMNS} FROM games ORDER BY deal, seating").fetchall()
-        return [_record(row) for row in rows]
+        with _reading(self.path):
+            rows = self.db.execute(f"SELECT {_COLUMNS} FROM games ORDER BY deal, seating").fetchall()
+        settings = self.settings()
+        labels = None if settings is None else {str(e[0]) for e in settings.get("entrants", [])}
+        seats = None if settings is None else sum(len(slot) for slot in settings.get("slots", []))
+        records = []
+        for row in rows:
+            try:
+                records.append(_checked(_record(row), labels, seats or None))
+            except (ValueError, TypeError) as error:
+                raise self._damaged(f"the game row deal={row[0]}, seating={row[1]} is malformed: {error}") from None
+        return records
 
     def __len__(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with _reading(self.path):
+            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _damaged(self, what: str) -> DamagedDatabaseError:
+        return DamagedDatabaseError(
+            f"{self.path}: {what}. The file was changed outside cardenvs or damaged: move it aside and run the "
+            "tournament again, or write to another database."
+        )
 
     def __enter__(self) -> TournamentStore:
         return self
@@ -137,6 +223,32 @@ def _row(r: GameRecord, stamp: str) -> tuple[Any, ...]:
         r.events,
         stamp,
     )
+
+
+def _json(text: Any, path: Path, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise DamagedDatabaseError(
+            f"{path}: {what} is not valid JSON ({error}); move the file aside and run the tournament again"
+        ) from None
+
+
+def _checked(record: GameRecord, labels: set[str] | None, seats: int | None) -> GameRecord:
+    """``record`` if its per-seat columns agree with each other and with the tournament; else ``ValueError``."""
+    if not isinstance(record.seats, list) or (seats is not None and len(record.seats) != seats):
+        raise ValueError(f"seats must list the policy of each of the {seats} seats, got {record.seats!r}")
+    n = len(record.seats)
+    for name, value in {"returns": record.returns, "places": record.places, "metrics": record.metrics}.items():
+        if not isinstance(value, list) or len(value) != n:
+            raise ValueError(f"{name} must be a list of one entry per seat ({n} seats), got {value!r}")
+    if labels is not None and not set(record.seats) <= labels:
+        raise ValueError(f"seats name {sorted(set(map(str, record.seats)) - labels)}, not among {sorted(labels)}")
+    if not all(isinstance(x, (int, float)) for x in [*record.returns, *record.places]):
+        raise ValueError("returns and places must be numbers")
+    if not all(isinstance(m, dict) for m in record.metrics):
+        raise ValueError("metrics must be one JSON object per seat")
+    return record
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:

@@ -17,7 +17,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from cardenvs.core.engine import GameDefinition, RulesEngine
-from cardenvs.core.errors import ActionTypeError, GameOverError, IllegalActionError, InvalidOptionError
+from cardenvs.core.errors import (
+    ActionTypeError,
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionError,
+    UnknownAgentError,
+)
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import build_options
@@ -66,8 +72,14 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             )
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise InvalidOptionError(f"max_steps must be a positive int or None for {env_id}, got {max_steps!r}")
-        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)):
-            raise InvalidOptionError(f"illegal_penalty must be a number for {env_id}, got {illegal_penalty!r}")
+        if (
+            isinstance(illegal_penalty, bool)
+            or not isinstance(illegal_penalty, (int, float))
+            or not np.isfinite(illegal_penalty)
+        ):
+            raise InvalidOptionError(
+                f"illegal_penalty must be a finite number (int or float) for {env_id}, got {illegal_penalty!r}"
+            )
         self.definition = definition
         self.options = build_options(definition.options_type, options, game=env_id)
         self.render_mode = render_mode
@@ -99,14 +111,18 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.player_index(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.player_index(agent)]]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game. ``seed`` makes the whole episode reproducible; ``options`` is accepted for API
         compatibility and not used (game options are fixed at construction)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise InvalidOptionError(
+                f"{self.definition.env_id}: reset(seed=...) takes None or a non-negative int, got {seed!r}"
+            )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         game = self.definition.new_game(self.options, self._rng)
@@ -130,7 +146,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
-        player = self._player_of[agent]
+        player = self.player_index(agent)
         if player == game.current_player and not (self.terminations[agent] or self.truncations[agent]):
             mask = game.legal_mask().copy()
         else:
@@ -152,17 +168,16 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._was_dead_step(None)
             return
         action_id = self._action_id(action)
-        if self._rewards_dirty:
-            self._clear_rewards()
-            self._rewards_dirty = False
-        self._cumulative_rewards[agent] = 0.0
         try:
+            # a refused action must leave everything as it was, the rewards of the last step included
             game.apply(action_id)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
+            self._start_step_rewards(agent)
             self._end_with_penalty(agent, str(error))
             return
+        self._start_step_rewards(agent)
         self.num_steps += 1
         earned = game.take_rewards()
         if earned is not None:
@@ -232,7 +247,17 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def player_index(self, agent: str) -> int:
         """Player index of an agent name."""
-        return self._player_of[agent]
+        try:
+            return self._player_of[agent]
+        except (KeyError, TypeError):
+            raise UnknownAgentError(
+                f"{self.definition.env_id}: no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
+            ) from None
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, with a clear error before the first ``reset()``."""
+        self._require_game()
+        return super().last(observe)
 
     # ------------------------------------------------------------------ internals
     def _require_game(self) -> RulesEngine[Any]:
@@ -251,6 +276,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             f"{self.definition.env_id}: an action must be an integer id in 0..{self.action_table.size - 1} "
             f"(int or NumPy integer), got {action!r} of type {type(action).__name__}"
         )
+
+    def _start_step_rewards(self, agent: str) -> None:
+        """Clear the rewards of the previous step once this step is known to happen (PettingZoo convention)."""
+        if self._rewards_dirty:
+            self._clear_rewards()
+            self._rewards_dirty = False
+        self._cumulative_rewards[agent] = 0.0
 
     def _end_with_penalty(self, agent: str, reason: str) -> None:
         for a in self.agents:

@@ -6,8 +6,12 @@ player knows for certain about the others' hands. Games drive it and keep their 
 
 Composite plays are built in sub-steps by the same player: (lead only) ``declare`` a rank, then ``pick``
 one card at a time in non-decreasing rank order, then ``done``. The order rule gives every multiset of
-cards exactly one path, so masks are exact and a random policy draws moves without path bias. A play
-commits by itself once no further pick is possible (``max_play`` reached or no rank left to pick).
+cards exactly one path, so masks are exact and a random policy draws moves without path bias.
+
+How many decisions a play takes is public, so it depends only on what others know: with public counts a play
+commits by itself at ``max_play`` cards or the whole hand, else waits for ``done`` (forced when no rank is left:
+committing then would say the hand holds nothing higher); with ``hidden_count`` every play takes ``max_play``
+pick-or-``done`` steps, the ones after the first ``done`` forced.
 """
 
 from __future__ import annotations
@@ -105,11 +109,15 @@ def encode_match(
 class ClaimTable:
     """Hands, the current face-down pile, the play under construction and certain knowledge of hands."""
 
-    def __init__(self, num_players: int, num_ranks: int, rank_totals: Sequence[int], max_play: int):
+    def __init__(
+        self, num_players: int, num_ranks: int, rank_totals: Sequence[int], max_play: int, hidden_count: bool = False
+    ):
         n, r = num_players, num_ranks
         self.num_players = n
         self.num_ranks = r
         self.max_play = max_play
+        self.hidden_count = hidden_count
+        """Whether the number of cards placed is hidden (every play then takes ``max_play`` pick-or-done steps)."""
         self.rank_totals = np.asarray(rank_totals, dtype=np.int16)
         self.hands = np.zeros((n, r), dtype=np.int16)
         self.hand_sizes = [0] * n
@@ -131,6 +139,8 @@ class ClaimTable:
         self.building_min = 0
         self.building_declared_count = -1
         """Count declared for the play under construction, where a game declares it apart (-1: not yet)."""
+        self.building_closed = 0
+        """``done`` steps taken on the play under construction (more than one only with ``hidden_count``)."""
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
         self.order_lists = [order.tolist() for order in self.orders]
@@ -162,16 +172,16 @@ class ClaimTable:
             self.removed_own[seat] += counts
 
     # ------------------------------------------------------------------ building a play
-    def can_pick(self, seat: int) -> bool:
-        """Whether ``seat`` may add another card to the play under construction."""
-        if self.building_count >= self.max_play:
-            return False
-        hand, building = self.hands[seat], self.building
-        return any(hand[k] > building[k] for k in range(self.building_min, self.num_ranks))
+    def steps_left(self, seat: int) -> int:
+        """Pick-or-done decisions the play under construction still takes after the ones made, on what the
+        others know (see the module docstring); ``done`` ends it sooner unless the count is hidden."""
+        if self.hidden_count:
+            return self.max_play - self.building_count - self.building_closed
+        return min(self.max_play, self.hand_sizes[seat]) - self.building_count
 
     def pickable(self, seat: int) -> list[int]:
-        """Ranks ``seat`` may pick next (non-decreasing order, cards still unpicked, room left)."""
-        if self.building_count >= self.max_play:
+        """Ranks ``seat`` may pick next (non-decreasing order, cards still unpicked, room left, no ``done`` yet)."""
+        if self.building_count >= self.max_play or self.building_closed:
             return []
         hand, building = self.hands[seat], self.building
         return [k for k in range(self.building_min, self.num_ranks) if hand[k] > building[k]]
@@ -209,6 +219,7 @@ class ClaimTable:
         self.building_count = 0
         self.building_min = 0
         self.building_declared_count = -1
+        self.building_closed = 0
 
     def claim_moves(self, seat: int, declarable: Sequence[int], counts: Sequence[int] = ()) -> list[ClaimMove]:
         """Every complete claim ``seat`` can still make: completions of the play under construction; when
@@ -222,7 +233,7 @@ class ClaimTable:
             ranks = declarable
         built = tuple(k for k in range(self.num_ranks) for _ in range(int(self.building[k])))
         rest = self.hands[seat] - self.building
-        room = self.max_play - self.building_count
+        room = 0 if self.building_closed else self.max_play - self.building_count
         extensions: list[tuple[int, ...]] = [()] if built else []
         extensions.extend(multisets(rest, room, self.building_min))
         if not counts:
@@ -243,12 +254,11 @@ class ClaimTable:
         if move.declared_count is not None and self.building_declared_count < 0:
             ids.append(count_id0 + move.declared_count - 1)
         ids.extend(pick_id0 + k for k in cards[nb:])
-        if len(cards) < self.max_play:
-            # `done` is needed unless the play commits by itself: no unpicked card of rank >= the last pick.
-            hand = self.hands[seat].tolist()
-            last = cards[-1]
-            if hand[last] > cards.count(last) or any(hand[last + 1 :]):
-                ids.append(done_id)
+        picked_now = len(cards) - nb
+        if self.hidden_count:
+            ids.extend([done_id] * (self.steps_left(seat) - picked_now))
+        elif self.steps_left(seat) > picked_now:
+            ids.append(done_id)
         return ids
 
     # ------------------------------------------------------------------ resolving the pile

@@ -201,15 +201,16 @@ class BluffingGame(RulesEngine[OptionsT]):
 
     def _build_step(self, action: int, commit: Callable[[int], None]) -> None:
         """Apply a ``declare``, ``pick`` or ``done`` id to the play under construction; ``commit(seat)`` places it
-        once it is finished (``done``, or no further pick possible)."""
+        once it is finished (after its last step, or at ``done`` where the count is public)."""
         t, seat = self.table, self.current_player
         if action < self.PICK:
             t.building_rank = action - self.DECLARE
-        elif action < self.DONE:
+            return
+        if action < self.DONE:
             t.pick(action - self.PICK)
-            if not t.can_pick(seat):
-                commit(seat)
         else:
+            t.building_closed += 1
+        if t.steps_left(seat) == 0 or (action == self.DONE and not t.hidden_count):
             commit(seat)
 
     def _pick_reason(self, action: int) -> str:
@@ -218,6 +219,8 @@ class BluffingGame(RulesEngine[OptionsT]):
         if action == self.DONE:
             return "a play needs at least one card"
         k = action - self.PICK
+        if t.building_closed:
+            return "after done, the play's remaining steps are done (its number of cards stays hidden)"
         if t.building_count >= t.max_play:
             return f"a play has at most {t.max_play} cards"
         if k < t.building_min:

@@ -21,3 +21,10 @@ class ActionTypeError(CardenvsError, TypeError):
 
 class GameOverError(CardenvsError, RuntimeError):
     """A step on a game that has already ended (call ``reset()``)."""
+
+
+class UnknownAgentError(CardenvsError, KeyError):
+    """An agent name the env does not have."""
+
+    def __str__(self) -> str:  # KeyError would show the message quoted
+        return str(self.args[0]) if self.args else ""

@@ -505,19 +505,26 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.decl_choice = None
 
     def declaring(self) -> bool:
-        """Whether the player to act is at the declaration sub-step of a Yoninkan trick-1 turn."""
-        return (
-            self.phase == PLAY
-            and self.rules.trick1_declarations
-            and self.trick_no == 1
-            and self.decl_choice is None
-            and bool(self.available_declarations(self.current_player))
-        )
+        """Whether the player to act is at the declaration sub-step of a Yoninkan trick-1 turn.
+
+        Who is asked must not tell anyone a hidden side: while the teams are hidden (deal 1) every player is
+        asked as long as either side still has a declaration open, a player whose own side has none answering
+        the forced ``declare(none)``; once the teams are known (deals 2 and 3) a player is asked when his side
+        has one open."""
+        if not (
+            self.phase == PLAY and self.rules.trick1_declarations and self.trick_no == 1 and self.decl_choice is None
+        ):
+            return False
+        sides = (True, False) if self.deal == 1 else (bool(self.is_kankei[self.current_player]),)
+        return any(self.open_declarations(kankei) for kankei in sides)
 
     def available_declarations(self, player: int) -> list[Kind]:
         """Declarations ``player`` may make in trick 1 (he always knows his own side)."""
+        return self.open_declarations(bool(self.is_kankei[player]))
+
+    def open_declarations(self, kankei: bool) -> list[Kind]:
+        """Declarations still open to the kankei side (``kankei``) or the mukan side in trick 1 (public)."""
         assert isinstance(self.options, YoninkanOptions)
-        kankei = self.is_kankei[player]
         weak, strong = (Kind.SKUNK, Kind.JUROKU) if kankei else (Kind.REV_SKUNK, Kind.REV_JUROKU)
         kinds = [weak, strong] if self.deal > 1 or self.options.declarations_in_deal1 else [weak]
         live = [d.kind for d in self.declarations if d.kind.side == weak.side]

@@ -4,14 +4,14 @@
 >>> run_kit("verish_ne_verish-v0", {"num_players": 3}, games=20)
 
 The checks: PettingZoo ``api_test``/``seed_test`` with a warning allowlist; exact masks against the
-engine's own ``legal_moves()``; the hidden-information test (re-deals and hidden choices); card
+engine's own ``legal_moves()``; the hidden-information test (re-deals, final observations included, and hidden
+choices); the decision-structure test (who acts and how often does not depend on hidden cards); card
 conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
 pickle mid-game; ANSI rendering. Golden transcripts live in :mod:`cardenvs.testing.golden`.
 """
 
 from cardenvs.testing.checks import (
     WARNING_ALLOWLIST,
-    ConformanceError,
     check_card_conservation,
     check_copy_and_pickle,
     check_determinism,
@@ -22,8 +22,10 @@ from cardenvs.testing.checks import (
     check_pettingzoo_api,
     check_render,
 )
+from cardenvs.testing.errors import ConformanceError
 from cardenvs.testing.golden import transcript
 from cardenvs.testing.kit import KitReport, run_kit
+from cardenvs.testing.turns import check_decision_structure
 
 __all__ = [
     "WARNING_ALLOWLIST",
@@ -31,6 +33,7 @@ __all__ = [
     "KitReport",
     "check_card_conservation",
     "check_copy_and_pickle",
+    "check_decision_structure",
     "check_determinism",
     "check_distinct_deals",
     "check_episode_bounds",

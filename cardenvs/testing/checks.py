@@ -22,7 +22,9 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import OrderEnforcingWrapper
 
 from cardenvs.core.engine import RulesEngine
+from cardenvs.testing.errors import fail as _fail
 from cardenvs.testing.rollout import EnvSpec, build_env, decisions, random_legal_action, trace_digest
+from cardenvs.testing.turns import observer_view
 
 WARNING_ALLOWLIST: tuple[str, ...] = (
     # api_test expects plain arrays from envs that are not PettingZoo's own; ours are the standard
@@ -33,15 +35,6 @@ WARNING_ALLOWLIST: tuple[str, ...] = (
     "Action mask numpy array is all zeros (no legal actions).",
 )
 """The only warnings the API and seed tests tolerate (matched as message prefixes)."""
-
-
-class ConformanceError(AssertionError):
-    """An env broke the cardenvs contract."""
-
-
-def _fail(condition: bool, message: str) -> None:
-    if not condition:
-        raise ConformanceError(message)
 
 
 def unexpected_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
@@ -113,11 +106,14 @@ def check_hidden_information(
     * **hidden choices**: moves of another player that make the same public events must leave the
       observer's observation and mask identical.
 
+    The re-deal is also made once each game has ended: final observations keep the same secrets.
     Returns counts, so callers can assert the checks had power (re-deals that changed the state)."""
-    stats = {"redeals": 0, "redeals_changed_state": 0, "choice_pairs": 0}
+    stats = {"redeals": 0, "redeals_changed_state": 0, "choice_pairs": 0, "terminal_redeals": 0}
     for g in range(games):
         rng = np.random.default_rng(seed * 104729 + g)
+        env = None
         for d in decisions(env_id, options, seed + g):
+            env = d.env
             if d.step % every:
                 continue
             game = d.env.game
@@ -127,6 +123,11 @@ def check_hidden_information(
                 _check_redeal(game, observer, rng, where, stats)
             if not game.move_in_progress():
                 _check_hidden_choices(game, rng, counterfactuals, where, stats)
+        final = None if env is None else env.game
+        if final is not None and final.is_terminal:  # the final observations keep the same secrets
+            for observer in range(final.num_players):
+                _check_redeal(final, observer, rng, f"{env_id} {dict(options)} seed {seed + g} after the end", stats)
+                stats["terminal_redeals"] += 1
     return stats
 
 
@@ -170,8 +171,7 @@ def _check_hidden_choices(
             continue
         by_view: dict[str, list[RulesEngine[Any]]] = {}
         for clone, events in outcomes:
-            seen = [(e["kind"], e["player"], e["public"], e["private"].get(observer, {})) for e in events]
-            by_view.setdefault(json.dumps(seen, sort_keys=True, default=str), []).append(clone)
+            by_view.setdefault(observer_view(events, observer), []).append(clone)
         for clones in by_view.values():
             first = clones[0]
             for other in clones[1:]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardenvs.testing import checks
 from cardenvs.testing.rollout import EnvSpec
+from cardenvs.testing.turns import check_decision_structure
 
 
 @dataclass
@@ -18,6 +19,8 @@ class KitReport:
     options: dict[str, Any]
     mask_decisions: int = 0
     leak_stats: dict[str, int] = field(default_factory=dict)
+    turn_moves: int = 0
+    """Public moves replayed on re-dealt tables by the decision-structure test."""
     truncated_share: float = 0.0
 
 
@@ -28,6 +31,7 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     checks.check_pettingzoo_api(env_id, opts)
     report.mask_decisions = checks.check_masks(env_id, opts, games, seed)
     report.leak_stats = checks.check_hidden_information(env_id, opts, max(1, games // 2), seed)
+    report.turn_moves = check_decision_structure(env_id, opts, max(1, games // 4), seed)
     checks.check_card_conservation(env_id, opts, games, seed)
     report.truncated_share = checks.check_episode_bounds(env_id, opts, games, seed)
     checks.check_determinism(env_id, opts, seed)

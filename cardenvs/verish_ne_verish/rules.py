@@ -131,7 +131,8 @@ class VerishGame(BluffingGame[VerishOptions]):
         self.next_starter = (self.dealer + 1) % n
         seats = self._seats_from(self.next_starter)
         if self.options.quad_discard_optional:
-            self.quad_queue = [s for s in seats if self._quads(s)]
+            # every player is asked (keep_quads is then forced for one without a quad): being asked is public
+            self.quad_queue = seats
         else:
             for s in seats:
                 self._discard_all_quads(s)
@@ -184,9 +185,7 @@ class VerishGame(BluffingGame[VerishOptions]):
             else:
                 rank = action - self.DISCARD
                 self._discard_quad(seat, rank)
-                self.quad_min = rank + 1
-                if not any(k >= self.quad_min for k in self._quads(seat)):
-                    self._end_quad_decision()
+                self.quad_min = rank + 1  # keep_quads ends the decision, even with no quad left (a public count)
         elif action == self.CHALLENGE:
             self._challenge(seat)
         else:
@@ -211,11 +210,7 @@ class VerishGame(BluffingGame[VerishOptions]):
         if isinstance(move, Challenge):
             return [self.CHALLENGE]
         if isinstance(move, QuadDecision):
-            ids = [self.DISCARD + k for k in move.discard]
-            remaining = [k for k in self._quads(self.current_player) if k >= self.quad_min and k not in move.discard]
-            if not move.discard or any(k > move.discard[-1] for k in remaining):
-                ids.append(self.KEEP)
-            return ids
+            return [*(self.DISCARD + k for k in move.discard), self.KEEP]
         if isinstance(move, ClaimMove):
             return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE)
         raise TypeError(f"not a Verish' ne verish' move: {move!r}")
@@ -283,7 +278,7 @@ class VerishGame(BluffingGame[VerishOptions]):
         # Lie: the challenger starts. Truthful: the player after the challenger (skipping the empty-handed, A4).
         self.next_starter = challenger if outcome.lie else (challenger + 1) % self.num_players
         if self.options.quad_discard_optional:
-            self.quad_queue = [outcome.taker] if self._quads(outcome.taker) else []
+            self.quad_queue = [outcome.taker]  # asked with or without a quad, as after the deal
         else:
             self._discard_all_quads(outcome.taker)
         self._advance_quad_queue()
@@ -327,7 +322,8 @@ class VerishGame(BluffingGame[VerishOptions]):
 
     def _end_quad_decision(self) -> None:
         seat = self.quad_queue.pop(0)
-        self.events.add("keep_quads", seat, public={"kept": [self.rank_labels[k] for k in self._quads(seat)]})
+        kept = [self.rank_labels[k] for k in self._quads(seat)]
+        self.events.add("keep_quads", seat, private={seat: {"kept": kept}})  # a kept quad stays a secret
         self._advance_quad_queue()
 
     # ------------------------------------------------------------------ end of a game

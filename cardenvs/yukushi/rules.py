@@ -68,7 +68,8 @@ class YukushiGame(BluffingGame[YukushiOptions]):
 
     def _start_game(self, hands: Sequence[np.ndarray]) -> None:
         n = self.num_players
-        self.table = ClaimTable(n, self.num_ranks, rank_totals(self.deck), self.options.max_play)
+        hidden_count = not self.options.counts_public
+        self.table = ClaimTable(n, self.num_ranks, rank_totals(self.deck), self.options.max_play, hidden_count)
         for seat, counts in enumerate(hands):
             self.table.set_hand(seat, counts)
         self.out = [False] * n
@@ -167,6 +168,8 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             self._turn_call(seat)
         elif action == self.PASS:
             self._turn_pass(seat)
+        elif self._voided_at_first_step():
+            self._window_voids_turn(seat)
         elif action >= self.COUNT:
             t.building_declared_count = action - self.COUNT + 1
         else:
@@ -187,9 +190,17 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         moves.extend(self.table.claim_moves(seat, self._declarable(seat), self.counts))
         return moves
 
+    def _voided_at_first_step(self) -> bool:
+        """Whether the turn player is about to start a play that another player's call in the open window voids:
+        the turn then ends at that first step, so the number of steps never tells how many cards it would have
+        had (the cards go back unseen; the turn player learns of the call no sooner than the window closes)."""
+        w = self.window
+        return w is not None and not w.queue and bool(w.challengers) and not self.move_in_progress()
+
     def move_actions(self, move: Hashable) -> list[int]:
         if type(move) is ClaimMove:  # the most frequent, first
-            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+            ids = self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+            return ids[:1] if self._voided_at_first_step() else ids
         if isinstance(move, Challenge):
             return [self.CHALLENGE]
         if isinstance(move, Decline):
@@ -197,7 +208,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         if isinstance(move, Pass):
             return [self.PASS]
         if isinstance(move, ClaimMove):
-            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+            return self.move_actions(ClaimMove(move.declared_rank, move.cards, move.declared_count))
         raise TypeError(f"not a Yukushi move: {move!r}")
 
     def move_in_progress(self) -> bool:

@@ -188,3 +188,26 @@ def test_yoninkan_options_are_validated() -> None:
         YoninkanOptions(max_declarations_per_side=3)
     custom = YoninkanOptions(declared_bonus_table={"skunk": [3, 6]})
     assert ruleset(custom).scores.declared["skunk"] == (3, 6)
+
+
+@pytest.mark.parametrize("partner", [3, 2])
+def test_after_a_trick1_juroku_every_seat_is_asked_so_the_turns_do_not_name_the_partner(partner: int) -> None:
+    """Player 1 (joker) declares じゅうろく in trick 1. Whether his partner is player 3 or player 2, the three others
+    are asked the same declaration decision, in the same order; the partner's only choice is declare(none) (he
+    knew his side already), the others may declare for the mukan side."""
+    deal = DEAL if partner == 3 else [DEAL[0], DEAL[1], DEAL[2].replace("7♣", "A♣"), DEAL[3].replace("A♣", "7♣")]
+    g = yoninkan(deal)
+    assert g.kankei == (1, partner)
+    play(g, "p1:*じゅうろく A♥")
+    mukan_options = {"declare(none)", "declare(逆スコンク)", "declare(逆じゅうろく)"}
+    for seat, card in ((2, "K♥"), (3, "Q♥"), (0, "J♥")):
+        assert g.current_player == seat and g.decision_type() == DECLARE, f"player {seat} is not asked"
+        assert legal_cards_text(g) == ({"declare(none)"} if seat == partner else mukan_options)
+        play(g, f"*none {card}")
+    assert g.trick_no == 2
+
+
+def test_once_both_sides_are_spent_nobody_is_asked() -> None:
+    g = yoninkan(DEAL)
+    play(g, "p1:*じゅうろく A♥ p2:*逆じゅうろく K♥")
+    assert g.decision_type() != DECLARE and "declare(none)" not in legal_cards_text(g)

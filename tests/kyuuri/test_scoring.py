@@ -221,3 +221,14 @@ def test_share_rewards_and_places() -> None:
     assert share_rewards(4, [0, 3], -1.0).tolist() == [-0.5, 0.5, 0.5, -0.5]
     assert share_rewards(3, [0, 1, 2], 1.0).tolist() == [0.0, 0.0, 0.0]
     assert places_by_penalty([0, 1, 3], [5, 2, 99, 5]) == {0: 2, 1: 1, 3: 2}
+
+
+def test_reincarnation_resets_to_the_highest_penalty_of_the_players_still_in() -> None:
+    """Player 3, eliminated earlier, holds the highest total (30): it does not count. Player 2 goes over for the
+    first time and comes back at 12, the highest penalty among the players still in the game."""
+    hands = [*LAST_TRICK_4_7_7, ""]
+    game = new_game(hands, dealer=2, penalties=[12, 3, 14, 30], eliminated=[3], reincarnation=True)
+    play_highest_until_deal_over(game)
+    assert not game.eliminated_array[2] and game.cucumbers_array[2]
+    assert game.penalties_array.tolist()[:3] == [12, 0, 12]
+    assert events_since(game, "reincarnate") == [{"player": 2, "penalty": 12}]

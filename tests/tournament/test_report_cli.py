@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_cli_runs_extends_and_reports(tmp_path: Path, capsys: pytest.CaptureFixt
     headings = ("## Results", "## Paired differences", "## Head-to-head", "## Seat-position bias", "## Game metrics")
     for heading in (*headings, "## Games needed"):
         assert heading in report
-    assert "Ranking by mean score: " in report
+    assert "Ranking by mean score: " in report and "| rank | policy | against the next |" in report
     assert "| rule − random | " in report or "| random − rule | " in report
     assert "| rule | 15 |" in report  # 15 seats played by the bot
     for image in ("ratings", "head_to_head", "metrics"):
@@ -93,3 +94,24 @@ def test_default_options_and_spelled_out_defaults_are_the_same_tournament() -> N
     spelled = Tournament("verish_ne_verish-v0", ["random"], options={"num_players": 4, "reward_mode": "loser"})
     assert spelled.digest() == Tournament("cardenvs/verish_ne_verish-v0", ["random"]).digest()
     assert spelled.digest() != Tournament("verish_ne_verish-v0", ["random"], options={"num_players": 3}).digest()
+
+
+def _cells(line: str) -> int:
+    """Cells of a Markdown table row: pipes not escaped by a backslash, minus the outer two."""
+    return len(re.findall(r"(?<!\\)\|", line.replace("\\\\", ""))) - 1
+
+
+def test_labels_with_markup_are_written_as_plain_text(tmp_path: Path) -> None:
+    """A ``$…$`` label is not matplotlib mathtext (it crashed the plots); a ``|`` does not break a Markdown table
+    and HTML in a label does not pass through."""
+    labels = ["$\\alpha^$", "a|b <script>x</script>"]
+    args = ["--game", "kyuuri-v0", "--players", "3", "--out", str(tmp_path), "--no-progress", "--resamples", "50"]
+    policies = ["--policies", f"{labels[0]}=random", f"{labels[1]}=random", "kyuuri/rule", "--games", "6"]
+    assert cli.main(args + policies) == 0
+    report = (tmp_path / "tournament-report.md").read_text()
+    assert "<script>" not in report and "\\<script\\>" in report and "\\$\\\\alpha^\\$" in report
+    tables = [block.splitlines() for block in report.split("\n\n") if block.startswith("|")]
+    assert len(tables) >= 4
+    for table in tables:  # every row has as many cells as the header
+        assert {_cells(row) for row in table} == {_cells(table[0])}, table
+    assert "&lt;script&gt;" in (tmp_path / "tournament-report.html").read_text()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agents.tournament.runner import Tournament
-from agents.tournament.storage import SettingsMismatchError, TournamentStore
+from agents.tournament.storage import DamagedDatabaseError, DatabaseBusyError, SettingsMismatchError, TournamentStore
 from agents.tournament.worker import GamePlayer, GameRecord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,11 +55,8 @@ def count_rows(db: Path) -> int:
         return 0
 
 
-def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    db = out / "tournament.sqlite"
-    games = 240
-    command = [
+def tournament_command(out: Path, games: int) -> list[str]:
+    return [
         sys.executable,
         "-m",
         "experiments.tournament",
@@ -76,7 +73,15 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path: Path)
         "--no-progress",
         "--no-report",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    db = out / "tournament.sqlite"
+    games = 240
+    process = subprocess.Popen(
+        tournament_command(out, games), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 60
         while count_rows(db) < 12 and process.poll() is None and time.monotonic() < deadline:
@@ -105,3 +110,95 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path: Path)
     player = GamePlayer(tournament.setup())  # and the games match a fresh replay, before and after the kill
     for job in [everything[0], everything[len(before) - 1], everything[len(before)], everything[-1]]:
         assert player.play(job).outcome() == after[(job.deal, job.seating)].outcome()
+
+
+def test_a_second_process_on_the_same_database_is_refused_and_every_game_is_played_once(tmp_path: Path) -> None:
+    db = tmp_path / "tournament.sqlite"
+    games = 240
+    first = subprocess.Popen(tournament_command(tmp_path, games), cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while count_rows(db) < 6 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert first.poll() is None, "the first run ended before the second started; give it more games"
+        second = subprocess.run(tournament_command(tmp_path, games), cwd=ROOT, capture_output=True, text=True)
+        out, _ = first.communicate(timeout=300)
+    finally:
+        first.kill()
+    assert second.returncode == 2, second.stderr
+    assert "is being written by another process" in second.stderr and str(db) in second.stderr
+    assert "Traceback" not in second.stderr and "games played now" not in second.stdout
+    assert first.returncode == 0 and f"{games} games played now" in out
+    assert count_rows(db) == games
+    again = subprocess.run(tournament_command(tmp_path, games), cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 0 and "0 games played now" in again.stdout  # the lock went with the first process
+
+
+def test_the_lock_is_held_until_the_store_is_closed(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with TournamentStore(db) as store:
+        store.claim({"env_id": "x"})
+        with TournamentStore(db) as reader:
+            assert reader.settings() == {"env_id": "x"}  # reading needs no lock
+            with pytest.raises(DatabaseBusyError, match=r"t.sqlite is being written by another process"):
+                reader.claim({"env_id": "x"})
+    with TournamentStore(db) as store:
+        store.claim({"env_id": "x"})
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> Path:
+    """A finished tournament's database, checkpointed into the main file."""
+    db = tmp_path / "t.sqlite"
+    Tournament("verish_ne_verish-v0", POLICIES, games=24, options=OPTIONS).run(db)
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db
+
+
+def _overwrite(path: Path, offset: int, data: bytes) -> None:
+    with path.open("r+b") as f:
+        f.seek(offset)
+        f.write(data)
+
+
+def _read_all(db: Path) -> None:
+    with TournamentStore(db) as store:
+        store.claim(Tournament("verish_ne_verish-v0", POLICIES, games=24, options=OPTIONS).settings())
+        store.records()
+
+
+@pytest.mark.parametrize(
+    ("offset", "data"),
+    [(0, b"not an sqlite file"), (16, b"\x00\x03"), (100, b"\xff" * 8), (4096, b"\xff" * 8), (3 * 4096, b"\xff" * 8)],
+    ids=["magic", "page size", "schema page", "meta page", "games page"],
+)
+def test_a_damaged_file_names_itself_and_what_to_do(stored: Path, offset: int, data: bytes) -> None:
+    _overwrite(stored, offset, data)
+    with pytest.raises(DamagedDatabaseError, match=rf"(?i){stored}.*move it aside"):
+        _read_all(stored)
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "complaint"),
+    [
+        ("seats", "[", "Expecting value"),
+        ("returns", '"x"', "returns must be a list of one entry per seat"),
+        ("seats", '["random", "random"]', "seats must list the policy of each of the 4 seats"),
+        ("seats", '["random", "random", "random", "nobody"]', r"seats name \['nobody'\]"),
+        ("metrics", "[1, 2, 3, 4]", "metrics must be one JSON object per seat"),
+    ],
+)
+def test_a_malformed_row_names_the_file_and_the_row(stored: Path, column: str, value: str, complaint: str) -> None:
+    with sqlite3.connect(stored) as connection:
+        connection.execute(f"UPDATE games SET {column} = ? WHERE deal = 1 AND seating = 0", (value,))
+    row = "the game row deal=1, seating=0 is malformed"
+    with pytest.raises(DamagedDatabaseError, match=rf"{stored}: {row}: {complaint}"):
+        _read_all(stored)
+
+
+def test_a_malformed_settings_row_names_the_file(stored: Path) -> None:
+    with sqlite3.connect(stored) as connection:
+        connection.execute("UPDATE meta SET value = '{oops' WHERE key = 'settings'")
+    with pytest.raises(DamagedDatabaseError, match=rf"{stored}: the settings row is not valid JSON"):
+        _read_all(stored)

@@ -108,13 +108,18 @@ def test_quad_discard_after_the_deal() -> None:
 
 def test_optional_quad_discard_is_a_decision() -> None:
     g = game(quad_discard_optional=True)
+    keep = g.actions["keep_quads"].offset
+    for _ in range(3):  # after the deal everybody is asked, holding a quad or not (being asked is public)
+        assert g.legal_actions() == [keep]
+        act(g, "keep_quads")
     lead(g, "6", "6 6 6")
     act(g, "challenge")
     assert g.current_player == 1 and g.quad_queue == [1]
-    assert g.legal_actions() == [g.actions["discard_quad"][0], g.actions["keep_quads"].offset]
+    assert g.legal_actions() == [g.actions["discard_quad"][0], keep]
     act(g, "keep_quads")
     assert hand(g, 1).split().count("6") == 4
     assert g.current_player == 2 and g.leading
+    assert last(g, "keep_quads")["public"] == {} and last(g, "keep_quads")["private"] == {1: {"kept": ["6"]}}
 
 
 def test_forbid_discarded_rank_masks_the_declaration() -> None:
@@ -248,3 +253,54 @@ def test_a_redeal_keeps_the_cards_the_observer_knows_another_player_holds() -> N
         assert held[six] >= 1 and held[ten] >= 1, g._ranks_text(held)
         assert other.table.building_count == 1 and other.table.building.sum() == 1
         assert np.array_equal(other.table.hands[0], g.table.hands[0])
+
+
+# Player 0 goes out on a true ace, player 1 on a lie that player 2 trusts: player 2 loses game 1 of a match.
+QUICK_GAME = ["A", "K", "6 6 6 6 7 7 7 7 8 8 8 8 9 9 9 9 10 10 10 10 J J J J Q Q Q Q K K K A A"]
+
+
+@pytest.mark.parametrize(("loser_deals_next", "dealer"), [(False, 0), (True, 2)])
+def test_the_next_game_of_a_match_is_dealt_to_the_left_or_by_the_loser(loser_deals_next: bool, dealer: int) -> None:
+    """Game 1 is dealt by player 2; without loser_deals_next the deal passes to the dealer's left (player 0), with
+    it to the loser (player 2). Each game starts with the new dealer's left neighbour."""
+    g = game(hands=QUICK_GAME, aside="A", dealer=2, n_games=3, loser_deals_next=loser_deals_next)
+    lead(g, "A", "A")
+    follow(g, "K")
+    follow(g, "A")
+    assert last(g, "game_over")["public"]["loser"] == 2
+    assert g.dealer == dealer and last(g, "deal")["public"]["dealer"] == dealer
+    assert g.current_player == (dealer + 1) % 3 == g.next_starter and g.leading
+
+
+def test_a_kept_quad_may_be_discarded_after_a_later_pick_up_and_not_before() -> None:
+    """quad_discard_optional: player 0 keeps his four sixes at the deal; he may not discard them on a turn of
+    play, but may when he next takes the pile into his hand."""
+    hands = ["6 6 6 6 7 7 8 9 10 J Q K", "7 8 8 9 9 10 J Q K A A A", "7 8 9 10 10 J J Q Q K K"]
+    g = game(hands=hands, aside="A", quad_discard_optional=True)
+    discard_six, keep = g.actions["discard_quad"][0], g.actions["keep_quads"].offset
+    assert g.current_player == 0 and g.legal_actions() == [discard_six, keep]
+    for _ in range(3):
+        act(g, "keep_quads")
+    assert hand(g, 0).split().count("6") == 4
+    assert not g.legal_mask()[discard_six] and g.current_player == 0
+    lead(g, "7", "8")  # a lie
+    assert not g.legal_mask()[discard_six]
+    act(g, "challenge")  # player 1 catches it: player 0 takes the pile, and is asked about his quads
+    assert g.current_player == 0 and g.legal_actions() == [discard_six, keep]
+    g.apply(discard_six)
+    act(g, "keep_quads")
+    assert last(g, "discard_quad")["player"] == 0 and "6" not in hand(g, 0).split()
+    assert g.current_player == 1 and g.leading  # the challenger starts after a lie
+
+
+def test_a_play_waits_for_done_even_when_no_higher_rank_is_left() -> None:
+    """Player 0 picks his only ace: nothing is left to pick, but the play is neither full (three cards) nor his
+    whole hand, so done is asked for, as his only choice; committing by itself would tell the table that he
+    holds nothing higher (issue 23)."""
+    g = game()
+    act(g, "declare", "A")
+    act(g, "pick", "A")
+    assert g.current_player == 0 and g.move_in_progress() and g.legal_actions() == [g.actions["done"].offset]
+    assert g.move_actions(g.legal_moves()[0]) == [g.actions["done"].offset]
+    act(g, "done")
+    assert g.current_player == 1 and last(g, "play")["public"]["count"] == 1

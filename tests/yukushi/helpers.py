@@ -46,7 +46,7 @@ def build(g: YukushiGame, cards: str, declare: str | None = None, count: int | N
         act(g, "count", str(count))
     for rank in cards.split():
         act(g, "pick", rank)
-    if g.current_player == player and g.move_in_progress():
+    while g.current_player == player and g.move_in_progress():  # hidden counts: done fills every step left
         act(g, "done")
 
 

@@ -206,3 +206,75 @@ def test_plays_of_more_than_four_cards_are_always_lies() -> None:
     act(g, "challenge")
     assert g.events.of_kind("challenge")[-1]["public"]["lie"] is True
     assert g.table.hand_sizes[0] == 13 and g.current_player == 1
+
+
+def test_an_owner_out_on_a_true_play_passes_the_lead_to_his_left_not_to_the_challenger() -> None:
+    """Player 0's last card is a true 2; in the window player 2 calls (player 3 declines, player 1's turn action
+    is a pass) and takes it. Player 0 is out, and the lead goes to the next active player clockwise from him
+    (player 1), not to the challenger (spec §4.4)."""
+    g = game(short_hands(), leader=0, play_to_ranking=True)
+    build(g, "2", declare="2")
+    assert window(g, callers=(2,)) == [2, 3]
+    act(g, "pass")  # the turn action closes the window: player 2's call wins
+    assert g.out[0] and g.exit_order == [0]
+    assert last_challenge(g) == {"owner": 0, "lie": False, "taker": 2}
+    assert g.current_player == 1 and g.leading
+
+
+def test_model_b_polls_clockwise_from_the_owner_even_when_the_turn_has_moved_on() -> None:
+    """Player 0 plays, the window passes, player 1 passes: before player 2's turn the poll starts at player 1
+    (the owner's left neighbour), not at the turn player (spec §5, model B)."""
+    g = game(leader=0, challenge_model="B")
+    build(g, "2", declare="2")
+    window(g)
+    act(g, "pass")
+    assert g.turn == 2 and g.window is not None and g.window.queue == [1, 2, 3]
+    assert window(g) == [1, 2, 3] and g.current_player == 2
+
+
+def test_ranking_rewards_follow_the_finishing_order_not_the_seats() -> None:
+    """Player 1 goes out first, then player 0, and player 2 is left: rewards +1, 0, −1 by finishing place."""
+    rest = " ".join(["2"] * 3 + ["3"] * 2 + ["4"] * 4 + [r for r in HIGH if r != "5" for _ in range(4)] + ["5"] * 3)
+    g = game(["3 3 5", "2", rest], leader=0, play_to_ranking=True)
+    build(g, "3 3", declare="3")
+    window(g)
+    build(g, "2")  # player 1's last card, a lie nobody calls
+    window(g)
+    build(g, "4")  # player 2 on top: player 1 is out first
+    assert g.exit_order == [1]
+    window(g)
+    build(g, "5")  # player 0's last card
+    window(g)
+    build(g, "4")  # player 2 on top again: player 0 out second, player 2 is left
+    over = g.events.of_kind("game_over")[0]["public"]
+    assert over["order"] == [1, 0, 2] and over["rewards"] == [0.0, 1.0, -1.0]
+
+
+def last_challenge(g: YukushiGame) -> dict[str, object]:
+    public = g.events.of_kind("challenge")[-1]["public"]
+    return {key: public[key] for key in ("owner", "lie", "taker")}
+
+
+def test_a_turn_voided_by_another_call_ends_at_its_first_step() -> None:
+    """Model A: player 2 calls in the window, so player 1's turn action is voided whatever it is; a play ends at
+    its first pick, so how many steps it took never tells how many cards it would have had (issue 23)."""
+    g = game(leader=0)
+    build(g, "2", declare="2")
+    assert window(g, callers=(2,)) == [2, 3] and g.current_player == 1
+    play = next(m for m in g.legal_moves() if getattr(m, "cards", ()) == (1, 1))  # two 3s: one step, voided
+    assert g.move_actions(play) == [g.actions["pick"][1]]
+    before = hand(g, 1)
+    act(g, "pick", "3")
+    assert g.window is None and g.events.of_kind("challenge")[-1]["player"] == 2
+    assert hand(g, 1) == before and not g.move_in_progress()
+
+
+def test_hidden_counts_take_max_play_steps_whatever_the_number_of_cards() -> None:
+    g = game(leader=0, allow_count_mismatch=True, max_play=3)
+    act(g, "declare", "2")
+    act(g, "count", "3")
+    act(g, "pick", "2")
+    act(g, "done")
+    assert g.current_player == 0 and g.legal_actions() == [g.actions["done"].offset]  # the forced step
+    act(g, "done")
+    assert g.current_player != 0 and g.table.pile_size == 1

@@ -199,3 +199,20 @@ def test_reward_modes() -> None:
 def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         cardenvs.make("zheng_shang_you-v0", **options)
+
+
+def test_both_partners_score_in_a_played_partnership_deal() -> None:
+    """Seats 0 and 2 (partners) go out first and second: their team scores 2 + 1 = 3 in the deal, and under
+    match_points each of them is paid 3, each opponent 0."""
+    hands = ["3♣", "4♣ 5♦", "6♣", "9♣ 10♦"]
+    game = new_game(hands, dealer=0, team_mode="partners", reward_mode="match_points")
+    play(game, "3♣")  # seat 0 out first
+    play(game, "4♣")
+    play(game, "6♣")  # seat 2 out second
+    play(game, "9♣")
+    pass_turn(game)  # seat 1; seat 3 won the trick and leads
+    play(game, "10♦")  # seat 3 out third, seat 1 last
+    over = events_of(game, "deal_over")[-1]["public"]
+    assert over["order"] == [0, 2, 3, 1] and over["totals"] == [3, 0]
+    rewards = game.take_rewards()
+    assert rewards is not None and list(rewards) == [3, 0, 3, 0]

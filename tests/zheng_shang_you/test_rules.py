@@ -7,7 +7,7 @@ import pytest
 
 from cardenvs.core.errors import IllegalActionError
 from cardenvs.zheng_shang_you.actions import ids
-from cardenvs.zheng_shang_you.combos import shape_index
+from cardenvs.zheng_shang_you.combos import SEQUENCE, SET_SEQUENCE, shape_index
 from cardenvs.zheng_shang_you.ranks import VALUE_TEXT, parse
 from tests.zheng_shang_you.driver import (
     apply_all,
@@ -147,3 +147,18 @@ def test_a_player_who_cannot_beat_may_only_pass() -> None:
     play(game, "RJ")
     assert list(np.flatnonzero(game.legal_mask())) == [A.PASS]
     assert hand_text(game, 1) == "4♣ BJ"
+
+
+def test_the_env_offers_no_2_in_a_sequence_and_no_group_of_2s_alone_in_a_sequence_of_sets() -> None:
+    """Through the engine's own legal moves on a lead: 2s never enter a plain sequence (only jokers are wild
+    there); in a sequence of sets a 2 may fill a group with a natural card or a joker, never a group alone."""
+    two_spades, two_hearts = parse("2♠")[0], parse("2♥")[0]
+    game = new_game(["3♣ 3♦ 4♣ 4♦ 5♣ 2♠ 2♥ BJ", "6♣ 7♣", "8♣ 9♣", "10♣ J♣"], dealer=0)
+    leads = combos_now(game)
+    sequences = [c for c in leads if c.kind == SEQUENCE]
+    assert sequences and not any(two_spades in c.cards or two_hearts in c.cards for c in sequences)
+    assert ("sequence", "5", "3♣ 4♣ 5♣") in described(sequences)
+    set_sequences = described([c for c in leads if c.kind == SET_SEQUENCE])
+    assert ("set_sequence", "5", "3♣ 3♦ 4♣ 4♦ 5♣ 2♠") in set_sequences  # a 2 with the natural 5
+    assert ("set_sequence", "5", "3♣ 3♦ 4♣ 4♦ 2♠ BJ") in set_sequences  # a 2 with a joker
+    assert ("set_sequence", "5", "3♣ 3♦ 4♣ 4♦ 2♥ 2♠") not in set_sequences  # the 5s would be two 2s alone
