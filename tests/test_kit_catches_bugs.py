@@ -10,6 +10,7 @@ from cardenvs.testing import (
     check_determinism,
     check_hidden_information,
     check_masks,
+    check_public_view,
 )
 from tests import mutants
 
@@ -24,6 +25,12 @@ def test_redeal_catches_a_leaked_hidden_card() -> None:
 def test_hidden_choice_check_catches_a_leak_that_a_redeal_cannot_see() -> None:
     with pytest.raises(ConformanceError, match="hidden choice leaks"):
         check_hidden_information(mutants.LEAKS_LAST_PLAY, OPTIONS, games=2)
+
+
+def test_public_view_check_catches_hidden_cards_in_a_public_event_part() -> None:
+    check_hidden_information(mutants.ANNOUNCES_PLAYED_CARDS, OPTIONS, games=1)  # the observation is not to blame
+    with pytest.raises(ConformanceError, match=r"show it different events.*\"cards\""):
+        check_public_view(mutants.ANNOUNCES_PLAYED_CARDS, OPTIONS, games=2)
 
 
 def test_mask_check_catches_a_masked_illegal_action() -> None:
@@ -43,6 +50,7 @@ def test_determinism_check_catches_global_randomness() -> None:
 
 def test_the_real_game_passes_the_same_checks() -> None:
     check_hidden_information("verish_ne_verish-v0", OPTIONS, games=2)
+    check_public_view("verish_ne_verish-v0", OPTIONS, games=2)
     check_masks("verish_ne_verish-v0", OPTIONS, games=1)
     check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
     check_determinism("verish_ne_verish-v0", OPTIONS)

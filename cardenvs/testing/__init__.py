@@ -4,7 +4,8 @@
 >>> run_kit("verish_ne_verish-v0", {"num_players": 3}, games=20)
 
 The checks: PettingZoo ``api_test``/``seed_test`` with a warning allowlist; exact masks against the
-engine's own ``legal_moves()``; the hidden-information test (re-deals and hidden choices); card
+engine's own ``legal_moves()``; the hidden-information test (re-deals and hidden choices); the same for a
+seat's public event view; card
 conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
 pickle mid-game; ANSI rendering. Golden transcripts live in :mod:`cardenvs.testing.golden`.
 """
@@ -20,6 +21,7 @@ from cardenvs.testing.checks import (
     check_hidden_information,
     check_masks,
     check_pettingzoo_api,
+    check_public_view,
     check_render,
 )
 from cardenvs.testing.golden import transcript
@@ -37,6 +39,7 @@ __all__ = [
     "check_hidden_information",
     "check_masks",
     "check_pettingzoo_api",
+    "check_public_view",
     "check_render",
     "run_kit",
     "transcript",

@@ -18,6 +18,7 @@ class KitReport:
     options: dict[str, Any]
     mask_decisions: int = 0
     leak_stats: dict[str, int] = field(default_factory=dict)
+    view_stats: dict[str, int] = field(default_factory=dict)
     truncated_share: float = 0.0
 
 
@@ -28,6 +29,7 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     checks.check_pettingzoo_api(env_id, opts)
     report.mask_decisions = checks.check_masks(env_id, opts, games, seed)
     report.leak_stats = checks.check_hidden_information(env_id, opts, max(1, games // 2), seed)
+    report.view_stats = checks.check_public_view(env_id, opts, max(1, games // 4), seed)
     checks.check_card_conservation(env_id, opts, games, seed)
     report.truncated_share = checks.check_episode_bounds(env_id, opts, games, seed)
     checks.check_determinism(env_id, opts, seed)

@@ -327,7 +327,8 @@ class VerishGame(BluffingGame[VerishOptions]):
 
     def _end_quad_decision(self) -> None:
         seat = self.quad_queue.pop(0)
-        self.events.add("keep_quads", seat, public={"kept": [self.rank_labels[k] for k in self._quads(seat)]})
+        kept = [self.rank_labels[k] for k in self._quads(seat)]  # quads kept stay in a hidden hand: private
+        self.events.add("keep_quads", seat, private={seat: {"kept": kept}})
         self._advance_quad_queue()
 
     # ------------------------------------------------------------------ end of a game
