@@ -125,17 +125,25 @@ class MlpPolicy(Policy):
 def load_weights(path: str | Path, layout: ObservationLayout | None = None) -> ActorWeights:
     """The actor of a checkpoint: its ``.npz``, or the ``.npz`` beside a ``.zip``, or the ``.zip`` converted
     (assuming it was trained on :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
+    path = checkpoint_file(path)
+    if path.suffix == ".npz":
+        return ActorWeights.load(path)
+    from sb3_contrib import MaskablePPO  # heavy; only for a checkpoint that has no .npz
+
+    model = MaskablePPO.load(path, device="cpu")
+    if layout is None:
+        raise ValueError(f"{path} has no .npz beside it; converting it needs the game's observation layout")
+    return ActorWeights.from_model(model, observation_scale(layout), {"from": str(path)})
+
+
+def checkpoint_file(path: str | Path) -> Path:
+    """The file a checkpoint plays from: its ``.npz`` (given, or beside a ``.zip``), else the ``.zip``."""
     path = Path(path)
     npz = path if path.suffix == ".npz" else path.with_suffix(".npz")
     if npz.exists():
-        return ActorWeights.load(npz)
+        return npz
     if path.suffix == ".zip" and path.exists():
-        from sb3_contrib import MaskablePPO  # heavy; only for a checkpoint that has no .npz
-
-        model = MaskablePPO.load(path, device="cpu")
-        if layout is None:
-            raise ValueError(f"{path} has no .npz beside it; converting it needs the game's observation layout")
-        return ActorWeights.from_model(model, observation_scale(layout), {"from": str(path)})
+        return path
     raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from experiments.train)")
 
 

@@ -18,16 +18,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from agents.benchmark.scoring import score_margin
 from agents.registry import policy_names
 from agents.tournament import Tournament, write_report
-from agents.tournament.stats import Estimate, ratio_difference
-from agents.tournament.worker import GameRecord
 from cardenvs.registry import game_name
 from experiments.train import TrainArgs, load_config
 
@@ -38,33 +34,16 @@ def evaluate(
     """One opponent's row: ``| opponent | agent score | opponent score | agent − opponent | agent win rate |
     games |`` (each with its interval)."""
     tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
-    db = out / "tournament.sqlite"
-    weights = Path(checkpoint.partition(":")[2])
-    if db.exists() and weights.exists() and weights.stat().st_mtime > db.stat().st_mtime:
-        for stale in out.glob("tournament.sqlite*"):  # the checkpoint was retrained since: start afresh
-            stale.unlink()
-    result = tournament.run(db, workers=workers)
+    result = tournament.run(out / "tournament.sqlite", workers=workers)  # a retrained checkpoint goes to code-…/
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
-    margin = score_margin(result.records, tournament.resamples, tournament.confidence, tournament.seed)
+    margin = score_margin(
+        result.records, tournament.resamples, tournament.confidence, tournament.seed, "agent", "opponent"
+    )
     return (
         f"| `{opponent}` | {agent.score.text(3)} | {other.score.text(3)} | {margin.text(3)} | "
         f"{agent.win_rate.text(3)} | {len(result.records)} |"
     )
-
-
-def score_margin(records: Sequence[GameRecord], resamples: int, confidence: float, seed: int) -> Estimate:
-    """The agent's mean score per seat minus the opponent's, with a bootstrap interval over deals that resamples
-    both from the same deals (the duplicate design's pairing: what a deal's cards give cancels out)."""
-    deals = sorted({r.deal for r in records})
-    row = {deal: i for i, deal in enumerate(deals)}
-    num, den = np.zeros((len(deals), 2)), np.zeros((len(deals), 2))
-    for record in records:
-        for label, score in zip(record.seats, record.returns, strict=True):
-            column = 0 if label == "agent" else 1
-            num[row[record.deal], column] += score
-            den[row[record.deal], column] += 1
-    return ratio_difference(num, den, np.random.default_rng(seed), resamples, confidence)
 
 
 def select_opponents(game: str, wanted: list[str] | None = None) -> list[str]:

@@ -19,7 +19,8 @@ from agents.base import Policy, PolicyContext
 from agents.play import play_episode
 from agents.tournament.hooks import hooks_for, places_by_returns
 from agents.tournament.schedule import Job
-from agents.tournament.specs import Entrant, resolve_policy
+from agents.tournament.specs import Entrant, fingerprinted_policy
+from cardenvs.core.events import jsonable
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,14 @@ class GamePlayer:
         """The instance of ``entrant`` that plays ``seat`` (built on first use, reset before every game)."""
         key = (entrant, seat)
         if key not in self._policies:
-            spec = self.setup.entrants[entrant].spec
-            self._policies[key] = resolve_policy(spec, self.context, seed=entrant * 1_000 + seat)
+            spec, expected = self.setup.entrants[entrant].spec, self.setup.entrants[entrant].fingerprint
+            policy, fingerprint = fingerprinted_policy(spec, self.context, seed=entrant * 1_000 + seat)
+            if expected and fingerprint != expected:
+                raise RuntimeError(
+                    f"the code of entrant {self.setup.entrants[entrant].label!r} ({spec}) changed while the tournament "
+                    f"ran (fingerprint {expected}, now {fingerprint}); run the tournament again"
+                )
+            self._policies[key] = policy
         return self._policies[key]
 
     def play(self, job: Job) -> GameRecord:
@@ -110,7 +117,7 @@ class GamePlayer:
             decisions=result.decisions,
             metrics=metrics,
             seconds=time.perf_counter() - start,
-            events=zlib.compress(json.dumps(events, default=_jsonable).encode()) if self.setup.store_events else None,
+            events=zlib.compress(json.dumps(events, default=jsonable).encode()) if self.setup.store_events else None,
         )
 
     def play_many(self, jobs: Sequence[Job]) -> list[GameRecord]:
@@ -123,12 +130,6 @@ class GamePlayer:
         for seat in counters:
             seat["games"] = 1.0
         return counters
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    raise TypeError(f"event value {value!r} is not JSON-serialisable")
 
 
 def decode_events(blob: bytes) -> list[dict[str, Any]]:
