@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.benchmark import DEFAULT_OUT, evaluate, gauntlet, leaderboard, shipped_policies
-from agents.benchmark.gauntlet import OPPONENTS_V1, slug
+from agents.benchmark.suites import OPPONENTS_V1, slug
 from cardenvs.registry import definition, game_name
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agents.benchmark import leaderboard
 from agents.benchmark.card import OpponentRow, ScoreCard
-from agents.benchmark.gauntlet import SUITE, Gauntlet, gauntlet, shipped_policies
+from agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
 from agents.benchmark.scoring import POLICY, Summary, pooled, summarise
 from agents.tournament.runner import TournamentResult
 

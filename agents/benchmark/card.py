@@ -47,7 +47,8 @@ class ScoreCard:
         lines = [
             f"## Score card: `{self.policy}` on {self.env_id.split('/')[-1]} ({self.suite})",
             "",
-            f"Options {self.options or 'default'}; code fingerprint `{self.fingerprint}`; {o.games} games "
+            f"{self.options.get('num_players')} players, the game's default rules; code fingerprint "
+            f"`{self.fingerprint}`; {o.games} games "
             f"({self.games_per_opponent} per opponent){f' in {self.seconds:.0f} s' if self.seconds else ''}.",
             "",
             "| opponent | score | opponent score | margin (policy − opponent) | win rate | games |",

@@ -33,7 +33,7 @@ class Interval:
 
     @classmethod
     def of(cls, estimate: Estimate) -> Interval:
-        return cls(estimate.value, estimate.low, estimate.high)
+        return cls(float(estimate.value), float(estimate.low), float(estimate.high))
 
     def text(self, digits: int = 3) -> str:
         if math.isnan(self.value):
