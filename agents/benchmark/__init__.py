@@ -13,8 +13,8 @@ from pathlib import Path
 
 from agents.benchmark import leaderboard
 from agents.benchmark.card import OpponentRow, ScoreCard
-from agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
 from agents.benchmark.scoring import POLICY, Summary, pooled, summarise
+from agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
 from agents.tournament.runner import TournamentResult
 
 DEFAULT_OUT = Path("runs", "benchmark")
