@@ -33,9 +33,9 @@ OPPONENTS_V1: dict[str, tuple[str, ...]] = {
     "zheng_shang_you": ("random", "zheng_shang_you/rule", "zheng_shang_you/greedy"),
 }
 GAMES_V1 = 1200
-"""Games per opponent (whole deals). At this size the interval of a margin between two rule-bot-like policies
-is about ±0.05 points a seat in every game but Goninkan/Yoninkan (see docs/benchmark.md for the measured
-widths), and a whole gauntlet takes under 5 minutes on 2 cores for a policy as fast as the rule bots."""
+"""Games per opponent (whole deals), chosen for a margin interval of about ±0.04 points a seat against each rule
+bot of the bluffing games (measured on Yukushi: ±0.034 and ±0.037) within budget: the whole Yukushi gauntlet,
+the largest, costs about 134 s of CPU for a policy as fast as the rule bots (see docs/benchmark.md)."""
 
 
 @dataclass(frozen=True)

@@ -246,17 +246,21 @@ def _overwrite_unseen_parts(log: EventLog, observer: int) -> int:
 def _check_next_events(
     game: RulesEngine[Any], other: RulesEngine[Any], observer: int, rng: np.random.Generator, limit: int, where: str
 ) -> int:
+    """Moves of the player to act in both worlds, grouped by the observer's observation (and mask) afterwards; each
+    group must show the observer the same new events. The observer's own moves are grouped by the move too (it
+    knows its own choices, which its observation need not keep), so they are compared across the worlds only."""
+    own = game.current_player == observer
     groups: dict[bytes, list[tuple[str, bool]]] = {}
+    sampled = _sample_moves(game, rng, limit)  # the observer's own moves: the same ones in both worlds
     for world in (game, other):
-        moves = world.legal_moves()
-        for i in rng.choice(len(moves), size=min(limit, len(moves)), replace=False):
+        for move in sampled if own or world is game else _sample_moves(world, rng, limit):
             clone = world.clone()
             start = len(clone.events)
-            for a in clone.move_actions(moves[int(i)]):
+            for a in clone.move_actions(move):
                 clone.apply(a)
             if any(e["kind"] == "deal" for e in clone.events.events[start:]):
                 continue  # a new deal: the observation starts afresh and no longer shows the last trick's cards
-            key = clone.observation(observer).tobytes()
+            key = clone.observation(observer).tobytes() + (repr(move).encode() if own else b"")
             if clone.current_player == observer:
                 key += clone.legal_mask().tobytes()
             seen = json.dumps([seen_by(e, observer) for e in clone.events.events[start:]], sort_keys=True, default=str)
@@ -271,6 +275,11 @@ def _check_next_events(
             )
             pairs += 1
     return pairs
+
+
+def _sample_moves(game: RulesEngine[Any], rng: np.random.Generator, limit: int) -> list[Any]:
+    moves = game.legal_moves()
+    return [moves[int(i)] for i in rng.choice(len(moves), size=min(limit, len(moves)), replace=False)]
 
 
 def _features_at(game: RulesEngine[Any], indices: np.ndarray) -> str:
