@@ -87,10 +87,11 @@ def render(board: dict[str, Any]) -> str:
     rows = board.get("rows", [])
     opponents = list(rows[0]["opponents"]) if rows else []
     game = str(board.get("env_id", "")).split("/")[-1]
+    players = (board.get("options") or {}).get("num_players")
     lines = [
         f"# Leaderboard: {game} ({board.get('suite', '')})",
         "",
-        f"Options {board.get('options') or 'default'}. Ranked by the margin over the gauntlet's opponents (the "
+        f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% bootstrap intervals over deals. "
         "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
         "to a copy with `--add-to`. See [Benchmark a strategy](../benchmark.md).",
