@@ -3,18 +3,26 @@
 A policy sees only what its seat may see: the observation dict (``observation`` vector and
 ``action_mask``) plus the public description of the game in a :class:`PolicyContext` (options, the named
 observation layout, the action table). It never touches the engine, so a policy cannot cheat.
+
+Anything with ``act(observation) -> int`` is a policy, and so is a plain function of the observation:
+:class:`Policy` is an optional base (it gives ``reset``, ``name``, a seeded ``rng`` and named feature views),
+and :class:`ForeignPolicy` adapts the rest so that the players can call ``act`` and ``reset`` on anything.
+A policy that sets ``wants_public_view = True`` is called ``act(observation, view)`` with its seat's
+:class:`~cardenvs.core.views.PublicView` (the claims, challenges, reveals and tricks it has seen).
 """
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.views import PublicView
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,8 @@ class Policy(ABC):
     """Chooses an action id from an observation dict; one instance may play any seat."""
 
     name: str = "policy"
+    wants_public_view: bool = False
+    """Set ``True`` to be called ``act(observation, view)`` with the seat's public event view."""
 
     def __init__(self, context: PolicyContext, seed: int | None = None):
         self.context = context
@@ -81,3 +91,41 @@ class PlanningPolicy(Policy):
     @abstractmethod
     def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         """The first action of a fresh decision (sub-steps still to come go into ``self.plan``)."""
+
+
+class ForeignPolicy(Policy):
+    """Any object with ``act(observation) -> int`` (optionally ``reset(seed)`` or ``reset()``, ``name`` and
+    ``wants_public_view``), or a plain function of the observation, as a :class:`Policy`."""
+
+    def __init__(self, inner: Any, context: PolicyContext, seed: int | None = None, name: str | None = None):
+        super().__init__(context, seed)
+        act = getattr(inner, "act", None)
+        if act is None and (isinstance(inner, type) or not callable(inner)):
+            raise TypeError(f"{inner!r} is not a policy: it has no act(observation) method and is not a function")
+        self.inner = inner
+        self._act: Callable[..., Any] = act if act is not None else inner
+        self.name = name or str(getattr(inner, "name", "") or getattr(inner, "__name__", type(inner).__name__))
+        self.wants_public_view = getattr(inner, "wants_public_view", False) is True
+        self._reset: Callable[..., Any] | None = getattr(inner, "reset", None)
+        self._reset_takes_seed = self._reset is not None and _takes_an_argument(self._reset)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self._reset is not None:
+            self._reset(seed) if self._reset_takes_seed else self._reset()
+
+    def act(self, observation: Mapping[str, np.ndarray], view: PublicView | None = None) -> int:
+        return int(self._act(observation, view) if self.wants_public_view else self._act(observation))
+
+
+def as_policy(candidate: Any, context: PolicyContext, seed: int | None = None) -> Policy:
+    """``candidate`` itself if it is a :class:`Policy`, else wrapped in a :class:`ForeignPolicy`."""
+    return candidate if isinstance(candidate, Policy) else ForeignPolicy(candidate, context, seed)
+
+
+def _takes_an_argument(function: Callable[..., Any]) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: assume the protocol's reset(seed)
+        return True
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in parameters)

@@ -6,8 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Policy
+from agents.base import Policy, PolicyContext, as_policy
 from agents.search.information import InformationSets, NeedsInformationSets
+from cardenvs.core.views import PublicView, policy_action, wants_public_view
 
 
 @dataclass
@@ -22,18 +23,25 @@ class EpisodeResult:
 
 def play_episode(
     env: Any,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy | Any],
     seed: int,
     on_decision: Callable[[str, int], None] | None = None,
     policy_seeds: Sequence[int] | None = None,
 ) -> EpisodeResult:
-    """Reset ``env`` with ``seed`` and play it out; ``policies[i]`` plays ``player_i``.
+    """Reset ``env`` with ``seed`` and play it out; ``policies[i]`` plays ``player_i`` (a :class:`Policy`, or
+    anything with ``act(observation)``, or a function, see :class:`~agents.base.ForeignPolicy`).
 
     Each policy is reset with ``policy_seeds[i]``, by default ``seed * 1000 + i``: the deal and the seat alone
     decide a policy's random numbers (common random numbers across the policies that sit there).
-    ``on_decision(agent, action)`` is called after each decision (for printing or logging)."""
+    ``on_decision(agent, action)`` is called after each decision (for printing or logging). A policy with
+    ``wants_public_view = True`` is asked ``act(observation, view)`` with its seat's
+    :class:`~cardenvs.core.views.PublicView`."""
     env.reset(seed=seed)
     raw = env.unwrapped
+    if not all(isinstance(p, Policy) for p in policies):
+        context = PolicyContext.from_env(env)
+        policies = [as_policy(p, context) for p in policies]
+    views = {i: PublicView(raw.events, i) for i, p in enumerate(policies) if wants_public_view(p)}
     seeds = list(policy_seeds) if policy_seeds is not None else [seed * 1_000 + i for i in range(len(policies))]
     if len(seeds) != len(policies):
         raise ValueError(f"policy_seeds has {len(seeds)} seeds for {len(policies)} policies")
@@ -52,7 +60,8 @@ def play_episode(
             truncated = truncated or trunc
             env.step(None)
             continue
-        action = policies[raw.player_index(agent)].act(obs)
+        player = raw.player_index(agent)
+        action = policy_action(policies[player], obs, views.get(player))
         env.step(action)
         decisions += 1
         if on_decision is not None:

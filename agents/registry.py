@@ -1,4 +1,4 @@
-"""Policies by name, for tournaments, demos and the command line."""
+"""Policies by name, for tournaments, demos and the command line (any spec: :mod:`agents.specs`)."""
 
 from __future__ import annotations
 
@@ -88,6 +88,9 @@ def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
     return search_policy(argument, context, seed)
 
 
+CHECKPOINT_PREFIXES = ("ckpt", "ckpt-greedy")
+"""The prefixes whose argument is a checkpoint file (its bytes are part of an entrant's fingerprint)."""
+
 RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
     "ckpt": _checkpoint(greedy=False),
     "ckpt-greedy": _checkpoint(greedy=True),
@@ -97,22 +100,20 @@ RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
 ``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`."""
 
 
+ZOO: dict[str, dict[str, str]] = {}
+"""Game → zoo agent name → the spec that plays it (e.g. ``ckpt-greedy:…``): ``zoo:NAME`` specs, and the entries
+of the gauntlet and the leaderboards once trained agents are shipped."""
+
+
 def policy_names(env_id: str | None = None) -> list[str]:
     """Names of the policies that can play ``env_id`` (all names if ``None``)."""
     game = None if env_id is None else game_name(env_id)
     return [name for name, (g, _) in POLICIES.items() if g is None or game is None or g == game]
 
 
-def make_policy(name: str, env_or_context: Any, seed: int | None = None) -> Policy:
-    """Build policy ``name`` for an env (or a :class:`PolicyContext`); ``ckpt:PATH`` / ``ckpt-greedy:PATH`` load
-    a trained checkpoint (see :data:`RESOLVERS`)."""
-    context = env_or_context if isinstance(env_or_context, PolicyContext) else PolicyContext.from_env(env_or_context)
-    prefix, sep, argument = name.partition(":")
-    if sep and prefix in RESOLVERS:
-        return RESOLVERS[prefix](argument, context, seed)
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; available for {context.env_id}: {policy_names(context.env_id)}")
-    game, factory = POLICIES[name]
-    if game is not None and game not in context.env_id:
-        raise ValueError(f"policy {name!r} plays {game}, not {context.env_id}")
-    return factory(context, seed)
+def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Policy:
+    """Build the policy any spec names (a registered name, ``file.py:Name``, ``module:Name``, ``ckpt:PATH`` …;
+    see :mod:`agents.specs`) for an env or a :class:`PolicyContext`."""
+    from agents.specs import make_policy as build  # agents.specs reads this registry
+
+    return build(spec, env_or_context, seed)

@@ -214,18 +214,26 @@ def load_weights(path: str | Path, layout: ObservationLayout | None = None, trus
         raise ValueError(
             "the checkpoint path is empty; write ckpt:PATH with PATH an .npz or .zip from experiments.train"
         )
+    path = checkpoint_file(path)
+    if path.suffix == ".npz":
+        return ActorWeights.load(path)
+    require_trust(path, trust)  # before anything reads the archive
+    if layout is None:
+        raise ValueError(f"{path} has no .npz beside it; converting it needs the game's observation layout")
+    from sb3_contrib import MaskablePPO  # heavy; only for a trusted checkpoint that has no .npz
+
+    model = MaskablePPO.load(path, device="cpu")
+    return ActorWeights.from_model(model, observation_scale(layout), {"from": str(path)})
+
+
+def checkpoint_file(path: str | Path) -> Path:
+    """The file a checkpoint plays from: its ``.npz`` (given, or beside a ``.zip``), else the ``.zip``."""
     path = Path(path)
     npz = path if path.suffix == ".npz" else path.with_suffix(".npz")
     if npz.exists():
-        return ActorWeights.load(npz)
+        return npz
     if path.suffix == ".zip" and path.exists():
-        require_trust(path, trust)  # before anything reads the archive
-        if layout is None:
-            raise ValueError(f"{path} has no .npz beside it; converting it needs the game's observation layout")
-        from sb3_contrib import MaskablePPO  # heavy; only for a trusted checkpoint that has no .npz
-
-        model = MaskablePPO.load(path, device="cpu")
-        return ActorWeights.from_model(model, observation_scale(layout), {"from": str(path)})
+        return path
     raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from experiments.train)")
 
 

@@ -87,6 +87,8 @@ def run_tournament(args: DemoArgs, checkpoint: Path) -> Path:
         seed=args.seed,
     )
     result = tournament.run(Path(args.out, "tournament", "tournament.sqlite"), workers=args.workers, progress=True)
+    for notice in result.notices:  # e.g. the agent was retrained: its games go beside the old ones
+        print(notice)
     print(f"\n{'policy':10s} {'mean score [95% CI]':>28s} {'win rate [95% CI]':>26s} {'OpenSkill μ ± σ':>16s}")
     for label, s in result.stats.entrant_stats.items():
         rating = result.ratings[label]

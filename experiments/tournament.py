@@ -6,10 +6,12 @@
 Results go to ``--out`` (default ``runs/tournaments/<game>-<hash of the settings>``): ``tournament.sqlite``
 (one row per game, written as games finish) and ``tournament-report.md`` / ``.html`` with plots. Run the same
 command again to resume an interrupted tournament, or with a larger ``--games`` to extend it (the settings
-hash leaves the number of games out). ``--ray-address auto`` plays on a Ray cluster. Policy specs: registered
-names, ``ckpt:PATH``, ``py:module:Factory``, each optionally ``label=spec``. A ``ckpt:`` spec reads the
-pickle-free ``.npz``; a bare SB3 ``.zip`` only with ``--trust-checkpoint`` (unpickling it can run code).
-See docs/tournaments.md.
+hash leaves the number of games out). After an entrant's code changed (its file, module, parameters or
+checkpoint: the fingerprint), the same command says which entrant changed and plays into ``code-<hash>/`` inside
+that folder, leaving the old games apart. ``--ray-address auto`` plays on a Ray cluster. Policy specs
+(``agents.specs``): registered names, ``path/to/file.py:Name``, ``package.module:Name``, with ``?key=value``
+parameters, ``ckpt:PATH``, ``zoo:NAME``; each optionally ``label=spec``. A ``ckpt:`` spec reads the pickle-free
+``.npz``; a bare SB3 ``.zip`` only with ``--trust-checkpoint`` (unpickling it can run code). See docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -151,8 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
     )
+    for notice in result.notices:
+        print(notice)
     rate = result.played_now / result.seconds if result.seconds > 0 and result.played_now else 0.0
-    print(f"{result.played_now} games played now ({rate:.1f} games/s), {len(result.records)} stored in {out / DB_NAME}")
+    stored = f"{len(result.records)} stored in {result.db_path}"
+    print(f"{result.played_now} games played now ({rate:.1f} games/s), {stored}")
     for label in result.stats.entrants:
         s, r = result.stats.entrant_stats[label], result.ratings[label]
         print(f"  {label:28s} score {s.score.text()}  win {s.win_rate.text()}  μ {r.mu:6.2f} ± {r.sigma:.2f}")

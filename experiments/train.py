@@ -81,7 +81,8 @@ class TrainArgs:
     """Processes that record the decisions (each with its share)."""
     # opponents
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
-    """Fixed pool entries: registered policy name → weight."""
+    """Fixed pool entries: policy spec (a registered name, ``path/to/file.py:Name?p=0.3``, ``ckpt:…``; see
+    :mod:`agents.specs`) → weight."""
     snapshot_every: int = 50_000
     """Add a frozen copy of the learner to the pool every this many steps (0: never)."""
     snapshot_share: float = 0.3
@@ -110,14 +111,14 @@ class TrainArgs:
 
 # ---------------------------------------------------------------------- opponents (picklable for subprocesses)
 @dataclass(frozen=True)
-class Registered:
-    """Builds a registered policy (``random``, ``kyuuri/rule`` …) for one seat."""
+class FromSpec:
+    """Builds the policy of a spec (``random``, ``kyuuri/rule``, ``mine.py:Bot?p=0.3`` …) for one seat."""
 
-    name: str
+    spec: str
     context: PolicyContext
 
     def __call__(self, seed: int) -> Policy:
-        return make_policy(self.name, self.context, seed)
+        return make_policy(self.spec, self.context, seed)
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ class PoolSeatEnv(SeatEnv):
 def make_env(args: TrainArgs, rank: int) -> PoolSeatEnv:
     raw = make_raw(args.game, **args.options)
     context = PolicyContext.from_env(raw)
-    fixed = {name: (Registered(name, context), float(w)) for name, w in args.opponents.items()}
+    fixed = {spec: (FromSpec(spec, context), float(w)) for spec, w in args.opponents.items()}
     pool = OpponentPool(
         fixed, snapshot_share=args.snapshot_share, recent=args.snapshot_recent, seed=args.seed * 10_007 + rank
     )
@@ -166,9 +167,9 @@ class EnvFactory:
 def check_args(args: TrainArgs) -> None:
     definition(args.game)  # raises on an unknown id, listing the known ones
     known = policy_names(args.game)
-    unknown = [name for name in args.opponents if name not in known]
-    if unknown:
-        raise ValueError(f"unknown opponents {unknown} for {args.game}; available: {known}")
+    context = PolicyContext.from_env(make_raw(args.game, **args.options))
+    for spec in args.opponents:  # fails with the spec's own message, naming the accepted forms
+        make_policy(spec, context, seed=0)
     if args.imitate and args.imitate not in known:
         raise ValueError(f"unknown imitate teacher {args.imitate!r} for {args.game}; available: {known}")
     if args.vec_env not in ("dummy", "subproc"):
@@ -389,7 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="TOML config (default experiments/configs/<game>.toml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any field (TOML value)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (TOML value)")
-    p.add_argument("--opponent", action="append", default=[], metavar="NAME=WEIGHT", help="replace the pool's entries")
+    p.add_argument(
+        "--opponent", action="append", default=[], metavar="SPEC=WEIGHT", help="replace the pool's entries (any spec)"
+    )
     for f in fields(TrainArgs):
         if f.name in ("options", "opponents", "net_arch"):
             continue
@@ -424,7 +427,7 @@ def args_from(ns: argparse.Namespace) -> TrainArgs:
     if ns.option:
         values["options"] = {**values.get("options", {}), **{k: parse_value(v) for k, _, v in map(_split, ns.option)}}
     if ns.opponent:
-        values["opponents"] = {k: float(v) for k, _, v in map(_split, ns.opponent)}
+        values["opponents"] = {k: float(v) for k, _, v in map(_split_weight, ns.opponent)}
     unknown = set(values) - {f.name for f in fields(TrainArgs)}
     if unknown:
         raise SystemExit(f"unknown training settings {sorted(unknown)}; valid: {[f.name for f in fields(TrainArgs)]}")
@@ -436,6 +439,18 @@ def _split(text: str) -> tuple[str, str, str]:
     if not sep or not key:
         raise SystemExit(f"expected KEY=VALUE, got {text!r}")
     return key, sep, value
+
+
+def _split_weight(text: str) -> tuple[str, str, str]:
+    """``SPEC=WEIGHT``, split at the last ``=`` (a spec may have ``?p=0.3`` parameters)."""
+    spec, sep, weight = text.rpartition("=")
+    try:
+        float(weight)
+    except ValueError:
+        sep = ""
+    if not sep or not spec:
+        raise SystemExit(f"an opponent is written SPEC=WEIGHT (e.g. random=1 or mine.py:Bot?p=0.3=2), got {text!r}")
+    return spec, sep, weight
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,12 +33,7 @@ def evaluate(
     """One opponent's row: ``| opponent | agent score | opponent score | agent − opponent | agent win rate |
     games |`` (each with its interval)."""
     tournament = Tournament(game, [f"agent={checkpoint}", f"opponent={opponent}"], games=games, options=options)
-    db = out / "tournament.sqlite"
-    weights = Path(checkpoint.partition(":")[2])
-    if db.exists() and weights.exists() and weights.stat().st_mtime > db.stat().st_mtime:
-        for stale in out.glob("tournament.sqlite*"):  # the checkpoint was retrained since: start afresh
-            stale.unlink()
-    result = tournament.run(db, workers=workers)
+    result = tournament.run(out / "tournament.sqlite", workers=workers)  # a retrained checkpoint goes to code-…/
     write_report(result.stats, result.ratings, tournament.settings(), result.db_path)
     agent, other = result.stats.entrant_stats["agent"], result.stats.entrant_stats["opponent"]
     margin = result.stats.difference("agent", "opponent")

@@ -37,6 +37,15 @@ class LeaksLastPlayCards(VerishGame):
         return obs
 
 
+class AnnouncesPlayedCards(VerishGame):
+    """Logs the face-down cards of every play in the play event's public part (the observation stays right)."""
+
+    def _commit(self, seat: int) -> None:
+        super()._commit(seat)
+        play = next(e for e in reversed(self.events.events) if e["kind"] == "play")
+        play["public"]["cards"] = play["private"][play["player"]]["cards"]
+
+
 class ChallengeOnLead(VerishGame):
     """Masks a challenge as legal on the round's first play."""
 
@@ -119,6 +128,7 @@ def _definition(engine: type[VerishGame], name: str):  # type: ignore[no-untyped
 
 LEAKS_SET_ASIDE = _definition(LeaksSetAsideCard, "mutant_leaks_set_aside")
 LEAKS_LAST_PLAY = _definition(LeaksLastPlayCards, "mutant_leaks_last_play")
+ANNOUNCES_PLAYED_CARDS = _definition(AnnouncesPlayedCards, "mutant_announces_played_cards")
 CHALLENGE_ON_LEAD = _definition(ChallengeOnLead, "mutant_challenge_on_lead")
 LOSES_A_CARD = _definition(LosesACard, "mutant_loses_a_card")
 GLOBAL_RANDOMNESS = _definition(UsesGlobalRandomness, "mutant_global_randomness")

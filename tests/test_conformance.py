@@ -49,6 +49,13 @@ def test_who_acts_and_how_often_does_not_depend_on_hidden_cards(env_id: str, opt
 
 
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
+def test_public_view_shows_nothing_hidden(env_id: str, options: dict[str, Any]) -> None:
+    stats = checks.check_public_view(env_id, options, games=1)
+    assert stats["views"] > 0 and stats["move_pairs"] > 0
+    assert stats["hidden_parts"] > 0, "nothing in the log was hidden from the observers: the re-deal had no power"
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
 def test_cards_are_conserved_and_episodes_end(env_id: str, options: dict[str, Any]) -> None:
     checks.check_card_conservation(env_id, options, games=GAMES)
     assert checks.check_episode_bounds(env_id, options, games=GAMES * 2) <= 0.25

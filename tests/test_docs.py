@@ -1,8 +1,11 @@
-"""Every registered game has a docs page whose observation and action tables match the code."""
+"""Every registered game has a docs page whose observation and action tables match the code; the benchmark page's
+code runs."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,3 +26,29 @@ def test_docs_page_tables_match_the_code(env_id: str) -> None:
     headings = [line.lower() for line in text.splitlines() if line.startswith("## ")]
     for topic in ("rules", "options", "observation", "actions", "rewards", "version history"):
         assert any(topic in h for h in headings), f"{page} lacks a section on {topic}"
+
+
+def python_blocks(page: Path) -> list[str]:
+    """The ```python blocks of a Markdown page, in order."""
+    return re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL)
+
+
+def test_the_benchmark_page_runs_from_a_policy_file_to_its_score_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents.benchmark import suites
+
+    page = DOCS / "benchmark.md"
+    blocks = python_blocks(page)
+    policy = next(b for b in blocks if b.startswith("# mybluff.py"))
+    (tmp_path / "mybluff.py").write_text(policy)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(suites, "GAMES_V1", 12)  # the page's code at a smoke budget
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        if block is not policy:
+            assert len(block.strip().splitlines()) < 10
+            exec(compile(block, str(page), "exec"), namespace)
+    card = namespace["card"]
+    assert card.overall.games == 2 * 12 and card.fingerprint
+    assert "docs/benchmark.md" in (DOCS.parent / "README.md").read_text()

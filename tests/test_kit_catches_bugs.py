@@ -11,6 +11,7 @@ from cardenvs.testing import (
     check_determinism,
     check_hidden_information,
     check_masks,
+    check_public_view,
 )
 from tests import mutants
 
@@ -42,6 +43,12 @@ def test_hidden_choice_check_catches_a_leak_that_a_redeal_cannot_see() -> None:
         check_hidden_information(mutants.LEAKS_LAST_PLAY, OPTIONS, games=2)
 
 
+def test_public_view_check_catches_hidden_cards_in_a_public_event_part() -> None:
+    check_hidden_information(mutants.ANNOUNCES_PLAYED_CARDS, OPTIONS, games=1)  # the observation is not to blame
+    with pytest.raises(ConformanceError, match=r"show it different events.*\"cards\""):
+        check_public_view(mutants.ANNOUNCES_PLAYED_CARDS, OPTIONS, games=2)
+
+
 def test_mask_check_catches_a_masked_illegal_action() -> None:
     with pytest.raises(ConformanceError, match="differs from the first actions of legal_moves"):
         check_masks(mutants.CHALLENGE_ON_LEAD, OPTIONS, games=1)
@@ -61,6 +68,7 @@ def test_the_real_game_passes_the_same_checks() -> None:
     check_hidden_information("verish_ne_verish-v0", OPTIONS, games=2)
     check_decision_structure("verish_ne_verish-v0", OPTIONS, games=2)
     check_decision_structure("yoninkan-v1", {}, games=20, every=1)
+    check_public_view("verish_ne_verish-v0", OPTIONS, games=2)
     check_masks("verish_ne_verish-v0", OPTIONS, games=1)
     check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
     check_determinism("verish_ne_verish-v0", OPTIONS)

@@ -26,7 +26,7 @@ from agents.tournament.intervals import METHODS, Method
 from agents.tournament.metrics import Ratio
 from agents.tournament.ratings import Rating, rate_games
 from agents.tournament.schedule import Job, Schedule, Scheme
-from agents.tournament.specs import Entrant, parse_entrants, resolve_policy
+from agents.tournament.specs import Entrant, fingerprinted_policy, parse_entrants
 from agents.tournament.stats import TournamentStats, analyse
 from agents.tournament.storage import TournamentStore
 from agents.tournament.worker import POLICY_SEEDS, GameRecord, GameSetup, PolicySeeds
@@ -45,6 +45,8 @@ class TournamentResult:
     """Games played by this call (the rest were already stored)."""
     seconds: float
     """Wall time of this call's games."""
+    notices: list[str] = field(default_factory=list)
+    """What the caller should tell the user (e.g. that an entrant's code changed and where its games went)."""
 
 
 @dataclass
@@ -108,8 +110,10 @@ class Tournament:
         """What the schedule seats: a side (one policy plays all its seats) or a seat."""
         self.schedule = Schedule(len(self.entrants), self.slots, self.scheme, self.seed, self._lineup_indices())
         context = PolicyContext.from_env(env)
-        for entrant in self.entrants:  # fail now, with the spec's own error, rather than in a worker
-            resolve_policy(entrant.spec, context, seed=0)
+        # Fail now, with the spec's own error, rather than in a worker; and fingerprint the code that plays.
+        self.entrants = [
+            dataclasses.replace(e, fingerprint=fingerprinted_policy(e.spec, context, seed=0)[1]) for e in self.entrants
+        ]
 
     def _lineup_indices(self) -> list[list[int]] | None:
         if self.lineups is None:
@@ -125,7 +129,15 @@ class Tournament:
         return list(self.hooks.metrics.ratios) if self.hooks.metrics else []
 
     def settings(self) -> dict[str, Any]:
-        """What a stored tournament must agree with to be resumed (the number of games may grow)."""
+        """What a stored tournament must agree with to be resumed (the number of games may grow): the
+        entrants' code fingerprints included, so games of other code are never resumed or mixed in."""
+        return {
+            **self.settings_without_code(),
+            "fingerprints": {e.label: e.fingerprint for e in self.entrants},
+        }
+
+    def settings_without_code(self) -> dict[str, Any]:
+        """:meth:`settings` but the fingerprints: the same tournament, whatever version of the code plays."""
         return {
             "env_id": self.env_id,
             "options": self.resolved_options,
@@ -139,9 +151,36 @@ class Tournament:
         }
 
     def digest(self) -> str:
-        """A short hash of :meth:`settings`: names a default output folder that the same settings find again."""
-        text = json.dumps(self.settings(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:8]
+        """A short hash of :meth:`settings_without_code`: names a default output folder that the same settings
+        find again (games of other code go to a folder inside it, see :meth:`database_for_code`)."""
+        return _short_hash(self.settings_without_code())
+
+    def code_digest(self) -> str:
+        """A short hash of the entrants' fingerprints."""
+        return _short_hash({e.label: e.fingerprint for e in self.entrants})
+
+    def database_for_code(self, db_path: str | Path) -> tuple[Path, list[str]]:
+        """Where this tournament's games go: ``db_path``, unless it holds games of this tournament played by other
+        code; then ``code-<code digest>/`` beside it (the old database is left as it is). Also returns notices
+        naming the entrants whose code changed."""
+        path = Path(db_path)
+        if not path.exists():
+            return path, []
+        with TournamentStore(path) as store:
+            stored = store.settings()
+        if stored is None or stored.get("fingerprints") == self.settings()["fingerprints"]:
+            return path, []
+        if {k: v for k, v in stored.items() if k != "fingerprints"} != _canonical(self.settings_without_code()):
+            return path, []  # another tournament: TournamentStore.claim refuses it with its own message
+        keyed = path.parent / f"code-{self.code_digest()}" / path.name
+        old = stored.get("fingerprints") or {}
+        changed = [
+            f"entrant {e.label!r} ({e.spec}) changed: code fingerprint {old.get(e.label, 'not recorded')} -> "
+            f"{e.fingerprint}"
+            for e in self.entrants
+            if old.get(e.label) != e.fingerprint
+        ]
+        return keyed, [*changed, f"the games of the old code stay in {path}; this code's games go to {keyed}"]
 
     def jobs(self) -> list[Job]:
         """Every game of the tournament."""
@@ -165,6 +204,7 @@ class Tournament:
 
         ``workers``: local processes (1 plays in this process; 0 means every available core). With
         ``use_ray`` or a ``ray_address`` the games run on Ray instead (``workers`` then caps the actors)."""
+        db_path, notices = self.database_for_code(db_path)
         with TournamentStore(db_path) as store:
             store.claim(self.settings())
             done = store.done()
@@ -189,7 +229,7 @@ class Tournament:
                     bar.close()
             seconds = time.perf_counter() - start
             records = store.records()
-        return TournamentResult(self, Path(db_path), records, *self.analyse(records), len(todo), seconds)
+        return TournamentResult(self, db_path, records, *self.analyse(records), len(todo), seconds, notices)
 
     def analyse(self, records: Sequence[GameRecord]) -> tuple[TournamentStats, dict[str, Rating]]:
         """Statistics and ratings of stored games."""
@@ -207,6 +247,15 @@ class Tournament:
             seed=self.seed,
         )
         return stats, rate_games(records, labels)
+
+
+def _canonical(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return dict(json.loads(json.dumps(value, sort_keys=True)))
+
+
+def _short_hash(value: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:8]
 
 
 def _jsonable_options(options: Any) -> dict[str, Any]:

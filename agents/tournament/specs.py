@@ -1,43 +1,35 @@
-"""Policy specs: the strings that name a tournament entrant, and the resolver that builds policies from them.
+"""Tournament entrants: the name a policy is reported under and the spec that builds it.
 
-A spec is one of
-
-* a registered policy name (``random``, ``verish_ne_verish/rule``; see :data:`agents.registry.POLICIES`);
-* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (sampling / argmax), resolved by
-  :data:`agents.registry.RESOLVERS` (``agents.sb3_policy`` is imported only when such a spec is used);
-* ``py:package.module:Factory``: any callable ``Factory(context, seed) -> Policy`` (a class or a function), for
-  policies that live outside this repository.
-
-An entrant may carry a label: ``label=spec`` (``--policies rule=verish_ne_verish/rule``), so that one spec can
-enter twice under different names or a long checkpoint path gets a short name in the report. New prefixes are
-added with :func:`register_spec_prefix`.
+Specs are the one policy language of :mod:`agents.specs` (registered names, ``path/to/file.py:Name``,
+``package.module:Name`` with ``?key=value`` parameters, ``ckpt:``, ``zoo:``). An entrant may carry a label:
+``label=spec`` (``--policies rule=verish_ne_verish/rule``), so that one spec can enter twice under different
+names or a long spec gets a short name in the report. A label has no ``:`` or ``?``, so
+``mine.py:P?p=0.3`` is a spec, not a label. Each entrant also carries the fingerprint of the code that plays
+(:func:`agents.specs.fingerprint`), so stored results never outlive a change of that code.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents import registry
-from agents.base import Policy, PolicyContext
-
-SpecLoader = Callable[[str, PolicyContext, "int | None"], Policy]
-"""``loader(argument, context, seed)``: builds a policy from the part of a spec after ``prefix:``."""
+from agents.specs import SPEC_PREFIXES, SpecLoader, fingerprinted_policy, register_spec_prefix, resolve_policy
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """One policy in a tournament: the name it is reported under and the spec that builds it."""
+    """One policy in a tournament: the name it is reported under, the spec that builds it and the fingerprint of
+    its code (empty until :meth:`with_fingerprint`)."""
 
     label: str
     spec: str
+    fingerprint: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Entrant:
         """``spec`` or ``label=spec``; the label defaults to the spec itself."""
         label, sep, spec = text.partition("=")
-        if not sep:
+        if not sep or ":" in label or "?" in label:
             return cls(text.strip(), text.strip())
         if not label.strip() or not spec.strip():
             raise ValueError(f"a labelled policy is written label=spec, got {text!r}")
@@ -59,41 +51,12 @@ def parse_entrants(texts: Sequence[str]) -> list[Entrant]:
     return entrants
 
 
-def _load_python(target: str, context: PolicyContext, seed: int | None) -> Policy:
-    module_name, sep, attribute = target.partition(":")
-    if not sep or not module_name or not attribute:
-        raise ValueError(f"a Python policy is written py:package.module:Factory, got py:{target}")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"cannot import {module_name} for spec py:{target} (is it on sys.path?): {error}") from error
-    factory = getattr(module, attribute, None)
-    if factory is None:
-        raise ValueError(f"{module_name} has no attribute {attribute!r} (from spec py:{target})")
-    policy = factory(context, seed)
-    if not isinstance(policy, Policy):
-        raise ValueError(f"py:{target} returned {type(policy).__name__}, not an agents.Policy")
-    return policy
-
-
-SPEC_PREFIXES: dict[str, SpecLoader] = {"py": _load_python}
-"""Spec prefix → loader. Any other spec goes to :func:`agents.registry.make_policy` (registered names and the
-checkpoint prefixes of :data:`agents.registry.RESOLVERS`)."""
-
-
-def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
-    """Make ``prefix:argument`` specs resolve through ``loader``."""
-    if not prefix.isidentifier():
-        raise ValueError(f"a spec prefix is an identifier, got {prefix!r}")
-    SPEC_PREFIXES[prefix] = loader
-
-
-def resolve_policy(spec: str, context: PolicyContext, seed: int | None = None) -> Policy:
-    """Build the policy a spec names, for the game described by ``context``.
-
-    Checkpoint prefixes are left to the policy registry (``agents.registry.RESOLVERS``), the one place that
-    knows how a checkpoint is loaded; the prefixes here cover the rest."""
-    prefix, sep, argument = spec.partition(":")
-    if sep and prefix in SPEC_PREFIXES:
-        return SPEC_PREFIXES[prefix](argument, context, seed)
-    return registry.make_policy(spec, context, seed)
+__all__ = [
+    "SPEC_PREFIXES",
+    "Entrant",
+    "SpecLoader",
+    "fingerprinted_policy",
+    "parse_entrants",
+    "register_spec_prefix",
+    "resolve_policy",
+]

@@ -21,7 +21,8 @@ from agents.base import Policy, PolicyContext
 from agents.play import play_episode
 from agents.tournament.hooks import hooks_for, places_by_returns
 from agents.tournament.schedule import Job
-from agents.tournament.specs import Entrant, resolve_policy
+from agents.tournament.specs import Entrant, fingerprinted_policy
+from cardenvs.core.events import jsonable
 
 PolicySeeds = Literal["common", "independent"]
 POLICY_SEEDS: tuple[PolicySeeds, ...] = get_args(PolicySeeds)
@@ -90,8 +91,14 @@ class GamePlayer:
         """The instance of ``entrant`` that plays ``seat`` (built on first use, reset before every game)."""
         key = (entrant, seat)
         if key not in self._policies:
-            spec = self.setup.entrants[entrant].spec
-            self._policies[key] = resolve_policy(spec, self.context, seed=entrant * 1_000 + seat)
+            spec, expected = self.setup.entrants[entrant].spec, self.setup.entrants[entrant].fingerprint
+            policy, fingerprint = fingerprinted_policy(spec, self.context, seed=entrant * 1_000 + seat)
+            if expected and fingerprint != expected:
+                raise RuntimeError(
+                    f"the code of entrant {self.setup.entrants[entrant].label!r} ({spec}) changed while the tournament "
+                    f"ran (fingerprint {expected}, now {fingerprint}); run the tournament again"
+                )
+            self._policies[key] = policy
         return self._policies[key]
 
     def play(self, job: Job) -> GameRecord:
@@ -145,15 +152,9 @@ class GamePlayer:
         return counters
 
 
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    raise TypeError(f"event value {value!r} is not JSON-serialisable")
-
-
 def encode_events(events: list[dict[str, Any]], actions: list[int]) -> bytes:
     """A game's event log and its action ids (what a replay re-plays from the seed), compressed JSON."""
-    return zlib.compress(json.dumps({"actions": actions, "events": events}, default=_jsonable).encode())
+    return zlib.compress(json.dumps({"actions": actions, "events": events}, default=jsonable).encode())
 
 
 def _decoded(blob: bytes) -> dict[str, Any]:

@@ -49,16 +49,20 @@ class EventLog:
 
     def visible_to(self, seat: int) -> list[Event]:
         """The log as ``seat`` saw it: public parts plus that seat's private parts, no secrets."""
-        return [
-            {"kind": e["kind"], "player": e["player"], **e["public"], **e["private"].get(seat, {})} for e in self.events
-        ]
+        return [seen_by(e, seat) for e in self.events]
 
     def to_json(self) -> str:
         """The whole log (all parts) as JSON text."""
-        return json.dumps(self.events, default=_jsonable)
+        return json.dumps(self.events, default=jsonable)
 
 
-def _jsonable(value: Any) -> Any:
+def seen_by(event: Event, seat: int) -> Event:
+    """One event as ``seat`` saw it: kind, player, the public part and that seat's private part (flattened)."""
+    return {"kind": event["kind"], "player": event["player"], **event["public"], **event["private"].get(seat, {})}
+
+
+def jsonable(value: Any) -> Any:
+    """``json.dumps`` default for event values: NumPy arrays and scalars become lists and numbers."""
     if hasattr(value, "tolist"):
         return value.tolist()
     raise TypeError(f"event value {value!r} is not JSON-serialisable")

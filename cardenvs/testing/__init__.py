@@ -5,7 +5,8 @@
 
 The checks: PettingZoo ``api_test``/``seed_test`` with a warning allowlist; exact masks against the
 engine's own ``legal_moves()``; the hidden-information test (re-deals, final observations included, and hidden
-choices); the decision-structure test (who acts and how often does not depend on hidden cards); card
+choices); the same for a seat's public event view; the decision-structure test (who acts and how often does not
+depend on hidden cards); card
 conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
 pickle mid-game; ANSI rendering. Golden transcripts live in :mod:`cardenvs.testing.golden`.
 """
@@ -20,6 +21,7 @@ from cardenvs.testing.checks import (
     check_hidden_information,
     check_masks,
     check_pettingzoo_api,
+    check_public_view,
     check_render,
 )
 from cardenvs.testing.errors import ConformanceError
@@ -40,6 +42,7 @@ __all__ = [
     "check_hidden_information",
     "check_masks",
     "check_pettingzoo_api",
+    "check_public_view",
     "check_render",
     "run_kit",
     "transcript",

@@ -21,6 +21,7 @@ class KitReport:
     leak_stats: dict[str, int] = field(default_factory=dict)
     turn_moves: int = 0
     """Public moves replayed on re-dealt tables by the decision-structure test."""
+    view_stats: dict[str, int] = field(default_factory=dict)
     truncated_share: float = 0.0
 
 
@@ -32,6 +33,7 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     report.mask_decisions = checks.check_masks(env_id, opts, games, seed)
     report.leak_stats = checks.check_hidden_information(env_id, opts, max(1, games // 2), seed)
     report.turn_moves = check_decision_structure(env_id, opts, max(1, games // 4), seed)
+    report.view_stats = checks.check_public_view(env_id, opts, max(1, games // 4), seed)
     checks.check_card_conservation(env_id, opts, games, seed)
     report.truncated_share = checks.check_episode_bounds(env_id, opts, games, seed)
     checks.check_determinism(env_id, opts, seed)

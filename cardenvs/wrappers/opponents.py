@@ -1,9 +1,11 @@
 """Opponents for :class:`~cardenvs.wrappers.seat_env.SeatEnv`: who plays the seats the learner does not.
 
 An opponent is anything with ``act(observation) -> int`` (the observation dict of the AEC env) and, optionally,
-``reset(seed)``: the policies of ``agents`` qualify, and so does :class:`RandomOpponent` here, so the wrapper
-needs nothing outside ``cardenvs``. An :class:`OpponentSampler` chooses a policy for every other seat at each
-deal; :class:`OpponentPool` mixes fixed policies (random, rule bots) with frozen snapshots of the learner.
+``reset(seed)``; one that sets ``wants_public_view = True`` is asked ``act(observation, view)`` with its seat's
+:class:`~cardenvs.core.views.PublicView`. The policies of ``agents`` qualify, and so does :class:`RandomOpponent`
+here, so the wrapper needs nothing outside ``cardenvs``. An :class:`OpponentSampler` chooses a policy for every
+other seat at each deal; :class:`OpponentPool` mixes fixed policies (random, rule bots) with frozen snapshots of
+the learner.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from gymnasium import spaces
 from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.views import PublicView, policy_action, wants_public_view
 from cardenvs.wrappers.opponents import FixedOpponents, Opponent, OpponentSampler
 
 MAX_REDEALS = 1000
@@ -78,6 +79,8 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat = 0
         self.agent = raw.possible_agents[0]
         self.seated: dict[str, Opponent] = {}
+        self.views: dict[str, PublicView] = {}
+        """The public views of the opponents that want one (``wants_public_view``)."""
         self._mask = np.zeros(raw.action_table.size, dtype=bool)
         self._seeded = False
         self.redeals = 0
@@ -122,6 +125,8 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         others = [s for s in range(n) if s != self.seat]
         chosen = self.opponents.sample(others, self.np_random)
         self.seated = {env.possible_agents[s]: p for s, p in chosen.items()}
+        wanting = [agent for agent, policy in self.seated.items() if wants_public_view(policy)]
+        self.views = {agent: PublicView(env.events, env.player_index(agent)) for agent in wanting}
         for policy in self.seated.values():
             reset = getattr(policy, "reset", None)
             if reset is not None:
@@ -140,8 +145,9 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         env = self.env
         earned = 0.0
         while not self._finished() and env.agent_selection != self.agent:
-            player = self.seated[env.agent_selection]
-            earned += self._step_env(player.act(env.observe(env.agent_selection)))
+            agent = env.agent_selection
+            action = policy_action(self.seated[agent], env.observe(agent), self.views.get(agent))
+            earned += self._step_env(action)
         return earned
 
     def _observe(self) -> np.ndarray:

@@ -179,8 +179,27 @@ def test_command_line_layers_config_flags_and_overrides() -> None:
     assert args.options == {"num_players": 3} and args.opponents == {"random": 2.0} and not args.tensorboard
     with pytest.raises(SystemExit, match="unknown training settings"):
         build_args(["--set", "learning_rat=0.1"])
-    with pytest.raises(ValueError, match="unknown opponents"):
+    with pytest.raises(ValueError, match="policy 'verish_ne_verish/rule' plays verish_ne_verish, not"):
         train(TrainArgs(game="kyuuri-v0", opponents={"verish_ne_verish/rule": 1.0}))
+
+
+def test_a_policy_file_with_parameters_is_a_training_opponent(tmp_path: Path) -> None:
+    from experiments.train import build_args, make_env
+    from tests.user_policies import write_policy
+
+    spec = f"{write_policy(tmp_path)}:PBluffer?p=0.5"
+    args = build_args(["--game", "verish_ne_verish-v0", "--opponent", f"{spec}=2", "--set", "snapshot_share=0"])
+    assert args.opponents == {spec: 2.0}
+    env = make_env(args, rank=0)
+    env.reset(seed=0)
+    for _ in range(300):
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if terminated or truncated:
+            break
+    assert set(env.pool.last_names.values()) == {spec}
+    assert all(type(p).__name__ == "ForeignPolicy" for p in env.seated.values())
+    with pytest.raises(SystemExit, match="SPEC=WEIGHT"):
+        build_args(["--opponent", "random"])
 
 
 def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Path) -> None:

@@ -1,0 +1,101 @@
+"""Benchmark a strategy: a policy against a game's gauntlet, or the leaderboards of the shipped bots.
+
+    python -m experiments.benchmark --game yukushi-v0 --policy mybluff.py:PBluffer?p=0.3
+    python -m experiments.benchmark --game yukushi-v0 --policy mybluff.py:PBluffer?p=0.3 --add-to my/board.json
+    python -m experiments.benchmark --leaderboard [--game yukushi-v0 …] [--games 300]
+
+The first prints the policy's score card (score, margin over each opponent and overall with 95% intervals, the
+game's metrics, rank on the shipped leaderboard) and writes it as JSON (``--json``, default beside the games under
+``runs/benchmark/``). ``--add-to`` adds the policy's row to a local copy of a leaderboard (created from the
+shipped one if missing) and writes its Markdown beside it. ``--leaderboard`` regenerates
+``docs/leaderboards/<game>.json`` and ``.md`` from every shipped bot (``--games`` lowers the budget; the page
+then says so). Policy specs: see ``agents/specs.py`` (registered names, ``path/to/file.py:Name?key=value``,
+``package.module:Name``, ``ckpt:PATH``, ``zoo:NAME``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.benchmark import DEFAULT_OUT, evaluate, gauntlet, leaderboard, shipped_policies
+from agents.benchmark.suites import OPPONENTS_V1, slug
+from cardenvs.registry import definition, game_name
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", action="append", help="env id (repeatable with --leaderboard; default there: all)")
+    p.add_argument("--policy", help="the policy spec to benchmark")
+    p.add_argument("--leaderboard", action="store_true", help="regenerate the leaderboards of the shipped bots")
+    p.add_argument("--games", type=int, help="games per opponent (default: the suite's)")
+    p.add_argument("--workers", type=int, default=2, help="processes playing the games")
+    p.add_argument("--out", default=str(DEFAULT_OUT), help="where the games are stored")
+    p.add_argument("--json", help="write the score card's JSON here")
+    p.add_argument("--add-to", help="add the policy to this leaderboard JSON (a local copy)")
+    p.add_argument("--name", help="the policy's name on the leaderboard (default: the spec)")
+    p.add_argument("--progress", action="store_true")
+    return p
+
+
+def benchmark_policy(ns: argparse.Namespace) -> int:
+    if not ns.game or len(ns.game) != 1:
+        raise SystemExit("--policy needs exactly one --game")
+    env_id = definition(ns.game[0]).env_id
+    board = Path(ns.add_to) if ns.add_to else None
+    if board is not None and not board.exists() and leaderboard.default_path(env_id).exists():
+        board.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(leaderboard.default_path(env_id), board)
+    card = evaluate(ns.policy, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, leaderboard_path=board,
+                    progress=ns.progress)  # fmt: skip
+    for notice in card.notices:
+        print(notice)
+    print(card.markdown())
+    path = Path(ns.json) if ns.json else Path(ns.out, game_name(env_id), card.suite, slug(ns.policy), "card.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(card.json_text())
+    print(f"score card JSON: {path}")
+    if board is not None:
+        row = leaderboard.row_of(card, ns.name or ns.policy, shipped=False)
+        json_path, markdown = leaderboard.save(leaderboard.with_row(leaderboard.load(board), card, row), board)
+        print(f"added to {json_path} ({markdown})")
+    return 0
+
+
+def regenerate(ns: argparse.Namespace) -> int:
+    """Every shipped bot of each game through its gauntlet, into docs/leaderboards/."""
+    games = [definition(g).env_id for g in ns.game] if ns.game else [definition(g).env_id for g in _suite_ids()]
+    for env_id in games:
+        suite = gauntlet(env_id)
+        note = "" if ns.games in (None, suite.games) else (
+            f"Generated at a reduced budget: {ns.games} games per opponent (the suite's is {suite.games}); "
+            "the intervals are wider than a full run's."
+        )  # fmt: skip
+        board: dict[str, Any] = {"rows": []}
+        for spec in shipped_policies(env_id):
+            card = evaluate(spec, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, progress=ns.progress)
+            board = leaderboard.with_row(board, card, leaderboard.row_of(card, spec, shipped=True), note)
+            print(f"{env_id} {spec}: margin {card.overall.margin.text()} ({card.seconds:.0f} s)", flush=True)
+        json_path, markdown = leaderboard.save(board, leaderboard.default_path(env_id))
+        print(f"wrote {json_path} and {markdown}")
+    return 0
+
+
+def _suite_ids() -> list[str]:
+    import cardenvs
+
+    return [env_id for env_id in cardenvs.ENV_IDS if game_name(env_id) in OPPONENTS_V1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ns = build_parser().parse_args(argv)
+    if ns.leaderboard == bool(ns.policy):
+        raise SystemExit("give either --policy SPEC (with --game) or --leaderboard")
+    return regenerate(ns) if ns.leaderboard else benchmark_policy(ns)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
