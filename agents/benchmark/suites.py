@@ -35,7 +35,8 @@ OPPONENTS_V1: dict[str, tuple[str, ...]] = {
 GAMES_V1 = 1200
 """Games per opponent (whole deals), chosen for a margin interval of about ±0.04 points a seat against each rule
 bot of the bluffing games (measured on Yukushi: ±0.034 and ±0.037) within budget: the whole Yukushi gauntlet,
-the largest, costs about 134 s of CPU for a policy as fast as the rule bots (see docs/benchmark.md)."""
+the largest by opponents, costs about 134 s of CPU for a policy as fast as the rule bots; Zheng Shang You's long
+games are likely over the 5-minute target (see docs/benchmark.md)."""
 
 
 @dataclass(frozen=True)
