@@ -58,7 +58,7 @@ def test_leaderboards_rank_rows_and_render(tmp_path: Path, monkeypatch: pytest.M
     board = leaderboard.load(tmp_path / "boards" / "verish_ne_verish.json")
     assert board["rows"][0]["name"] == "verish_ne_verish/rule"
     assert {r["name"] for r in board["rows"]} == {"random", "verish_ne_verish/rule"}
-    assert all(r["shipped"] and r["exploitability"] is None for r in board["rows"])
+    assert all(r["shipped"] and r["exploitability"]["deals"] >= 5 for r in board["rows"])  # the shipped table's
     assert "reduced budget: 12 games per opponent" in board["note"]
     page = (tmp_path / "boards" / "verish_ne_verish.md").read_text()
     assert "| 1 | `verish_ne_verish/rule` |" in page and "reduced budget" in page
@@ -79,3 +79,26 @@ def test_the_command_line_benchmarks_a_file_and_adds_it_to_a_local_board(tmp_pat
     assert "`my bluffer` (local)" in board.with_suffix(".md").read_text()
     with pytest.raises(SystemExit, match="either --policy"):
         benchmark.main(["--game", GAME])
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_shipped_leaderboards_carry_the_exploitability_table(env_id: str) -> None:
+    """Every shipped bot's row shows the lower bound measured in docs/leaderboards/exploitability.json."""
+    table = json.loads(leaderboard.EXPLOITABILITY.read_text())[env_id]
+    board = leaderboard.load(leaderboard.default_path(env_id))
+    assert leaderboard.with_exploitability(board) == board  # the stored board is up to date with the table
+    for row in board["rows"]:
+        bound = row["exploitability"]
+        assert bound["value"] == table[row["spec"]]["lower_bound"]["value"] and bound["deals"] >= 5
+        assert f"≥ {bound['value']:.3f}" in leaderboard.default_path(env_id).with_suffix(".md").read_text()
+
+
+def test_a_local_row_without_a_measurement_keeps_no_bound() -> None:
+    board = {"env_id": "cardenvs/kyuuri-v0", "rows": [{"spec": "mine.py:P", "exploitability": None}]}
+    assert leaderboard.with_exploitability(board, {"cardenvs/kyuuri-v0": {}})["rows"][0]["exploitability"] is None
+
+
+def test_a_shipped_bots_score_card_carries_its_exploitability_bound() -> None:
+    bound = leaderboard.exploitability_bound("cardenvs/kyuuri-v0", "kyuuri/thrifty")
+    assert bound is not None and bound["source"] == "kyuuri/rule" and bound["options"] == {"episode": "deal"}
+    assert leaderboard.exploitability_bound("cardenvs/kyuuri-v0", "mine.py:P") is None

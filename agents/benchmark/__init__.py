@@ -44,6 +44,7 @@ def evaluate(
     board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id))
     others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy]}
     card.rank, card.leaderboard_size = leaderboard.rank(others, card.overall.margin.value)
+    card.exploitability = leaderboard.exploitability_bound(suite_games.env_id, policy)
     return card
 
 

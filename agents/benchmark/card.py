@@ -36,8 +36,8 @@ class ScoreCard:
     """Place on the leaderboard by overall margin (1 = best), with the policy counted in."""
     leaderboard_size: int = 0
     exploitability: dict[str, Any] | None = None
-    """Filled by the exploitability estimates (``agents.exploitability``) when they are run: a lower bound from
-    an approximate best response, a local best response, with their budgets."""
+    """A lower bound on exploitability from the shipped table (``docs/exploitability.md``) for a policy it
+    measured (the shipped bots); ``None`` for others: run ``python -m experiments.exploitability`` on them."""
     seconds: float = 0.0
     notices: list[str] = field(default_factory=list)
 
@@ -115,5 +115,5 @@ def _code(name: str) -> str:
 
 def _exploitability_text(value: dict[str, Any] | None) -> str:
     if not value:
-        return "not estimated (see agents.exploitability)"
+        return "not in the shipped table (python -m experiments.exploitability --game … --policy …)"
     return ", ".join(f"{k} {v}" for k, v in value.items())

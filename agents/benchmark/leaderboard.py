@@ -15,6 +15,10 @@ LEADERBOARDS = Path(__file__).resolve().parents[2] / "docs" / "leaderboards"
 """The leaderboards shipped with the repository (``docs/leaderboards/<game>.json`` and ``.md``)."""
 
 
+EXPLOITABILITY = LEADERBOARDS / "exploitability.json"
+"""The shipped bots' exploitability table (``python -m experiments.exploitability --table``)."""
+
+
 def default_path(env_id: str) -> Path:
     return LEADERBOARDS / f"{game_name(env_id)}.json"
 
@@ -72,8 +76,36 @@ def _margin(row: dict[str, Any]) -> float:
     return -math.inf if value is None else float(value)
 
 
+def exploitability_bound(env_id: str, spec: str, table: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The shipped table's lower bound on ``spec``'s exploitability in ``env_id`` (the larger of the local best
+    response's gain and the best gauntlet responder's, with its interval, budget and game options), if measured."""
+    if table is None:
+        table = json.loads(EXPLOITABILITY.read_text()) if EXPLOITABILITY.exists() else {}
+    entry = table.get(env_id, {}).get(spec)
+    if entry is None:
+        return None
+    return {
+        **entry["lower_bound"],
+        "budget": entry["budget_name"],
+        "deals": entry["deals"],
+        "options": entry["options"],
+    }
+
+
+def with_exploitability(board: dict[str, Any], table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``board`` with each row that the exploitability table measured given its bound (:func:`exploitability_bound`)."""
+    env_id = str(board.get("env_id"))
+    rows = []
+    for row in board.get("rows", []):
+        bound = exploitability_bound(env_id, row["spec"], table)
+        rows.append(row if bound is None else {**row, "exploitability": bound})
+    return {**board, "rows": rows}
+
+
 def save(board: dict[str, Any], path: str | Path) -> tuple[Path, Path]:
-    """Write the board as JSON and its Markdown beside it; returns both paths."""
+    """Write the board, with the exploitability bounds of its measured rows (:func:`with_exploitability`), as JSON
+    and its Markdown beside it; returns both paths."""
+    board = with_exploitability(board)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(board, indent=2, allow_nan=False) + "\n")
@@ -94,7 +126,9 @@ def render(board: dict[str, Any]) -> str:
         f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
         "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
-        "to a copy with `--add-to`. See [Benchmark a strategy](../benchmark.md).",
+        "to a copy with `--add-to`. See [Benchmark a strategy](../benchmark.md). Exploitability: a lower bound "
+        "(the larger of a local best response's and the best gauntlet responder's gain over the policy's self-play, "
+        "see [exploitability](../exploitability.md)), measured at a smoke budget, on one-deal episodes where named.",
         "",
     ]
     if board.get("note"):
@@ -109,10 +143,19 @@ def render(board: dict[str, Any]) -> str:
             _text(row["score"]),
             _text(row["win_rate"]),
             *(_text(row["opponents"][o]) if o in row["opponents"] else "—" for o in opponents),
-            "—" if not row.get("exploitability") else json.dumps(row["exploitability"]),
+            _exploitability(row.get("exploitability")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _exploitability(bound: dict[str, Any] | None) -> str:
+    """``≥ value [low, high] (source; options)``: a lower bound, from the table of docs/exploitability.md."""
+    if not bound:
+        return "—"
+    options = ", ".join(f"{k}={v}" for k, v in (bound.get("options") or {}).items())
+    where = bound["source"] + (f"; {options}" if options else "")
+    return f"≥ {_text(bound)} ({where})"
 
 
 def _text(interval: dict[str, Any]) -> str:
