@@ -30,7 +30,7 @@ def test_redeal_of_the_final_observations_catches_a_card_shown_at_the_end() -> N
 
 def test_decision_structure_check_catches_a_play_that_commits_when_nothing_higher_is_held() -> None:
     with pytest.raises(ConformanceError, match="the number of decisions depends on hidden cards"):
-        check_decision_structure(mutants.COMMITS_WHEN_NOTHING_HIGHER, OPTIONS, games=2)
+        check_decision_structure(mutants.COMMITS_WHEN_NOTHING_HIGHER, OPTIONS, games=6)
 
 
 def test_decision_structure_check_catches_turns_that_name_the_yoninkan_partner() -> None:

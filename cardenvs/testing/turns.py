@@ -111,7 +111,9 @@ def check_decision_structure(
             assert game is not None
             if d.step % every or game.move_in_progress():
                 continue
-            observer = checked % game.num_players
+            # A drawn observer, not one in turn: with a fixed stride the turn order can keep the observer from ever
+            # being the actor (Yoninkan: every third decision, four players), and then almost no move is comparable.
+            observer = int(rng.integers(game.num_players))
             where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"
             compared += compare_turns(game, game.resample_hidden(observer, rng), observer, rng, horizon, where)
             checked += 1
