@@ -5,8 +5,8 @@
 >>> bot = agents.make_policy("verish_ne_verish/rule", env, seed=0)
 """
 
-from agents.base import Policy, PolicyContext
-from agents.random_policy import RandomPolicy
-from agents.registry import POLICIES, make_policy, policy_names
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.random_policy import RandomPolicy
+from cardenvs.agents.registry import POLICIES, make_policy, policy_names
 
 __all__ = ["POLICIES", "Policy", "PolicyContext", "RandomPolicy", "make_policy", "policy_names"]

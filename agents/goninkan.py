@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.base import PlanningPolicy, PolicyContext
 from cardenvs.goninkan.ruleset import ruleset
 from cardenvs.goninkan.tricks import card_strength
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from cardenvs.agents.base import Policy, PolicyContext
 
 Style = Literal["shed", "thrifty"]
 

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Policy, PolicyContext, as_policy
-from agents.search.information import InformationSets, NeedsInformationSets
+from cardenvs.agents.base import Policy, PolicyContext, as_policy
+from cardenvs.agents.search.information import InformationSets, NeedsInformationSets
 from cardenvs.core.views import PublicView, policy_action, wants_public_view
 
 

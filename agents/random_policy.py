@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Policy
+from cardenvs.agents.base import Policy
 
 
 class RandomPolicy(Policy):

@@ -5,52 +5,52 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Policy, PolicyContext
-from agents.random_policy import RandomPolicy
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.random_policy import RandomPolicy
 from cardenvs.registry import game_name
 
 PolicyFactory = Callable[[PolicyContext, "int | None"], Policy]
 
 
 def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.verish_ne_verish import VerishRuleBot
+    from cardenvs.agents.verish_ne_verish import VerishRuleBot
 
     return VerishRuleBot(context, seed)
 
 
 def _kyuuri_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.kyuuri import KyuuriRuleBot
+    from cardenvs.agents.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="shed")
 
 
 def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.kyuuri import KyuuriRuleBot
+    from cardenvs.agents.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="thrifty")
 
 
 def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.zheng_shang_you import ZsyRuleBot
+    from cardenvs.agents.zheng_shang_you import ZsyRuleBot
 
     return ZsyRuleBot(context, seed)
 
 
 def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.zheng_shang_you import ZsyGreedyBot
+    from cardenvs.agents.zheng_shang_you import ZsyGreedyBot
 
     return ZsyGreedyBot(context, seed)
 
 
 def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from agents.goninkan import KankeiRuleBot
+    from cardenvs.agents.goninkan import KankeiRuleBot
 
     return KankeiRuleBot(context, seed)
 
 
 def _yukushi(style: str) -> PolicyFactory:
     def factory(context: PolicyContext, seed: int | None) -> Policy:
-        from agents.yukushi import YukushiBot
+        from cardenvs.agents.yukushi import YukushiBot
 
         return YukushiBot(context, seed, style=style)  # type: ignore[arg-type]
 
@@ -75,7 +75,7 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
 
 def _checkpoint(greedy: bool) -> Callable[[str, PolicyContext, int | None], Policy]:
     def load(path: str, context: PolicyContext, seed: int | None) -> Policy:
-        from agents.sb3_policy import checkpoint_policy  # NumPy only; torch just for a bare .zip
+        from cardenvs.agents.sb3_policy import checkpoint_policy  # NumPy only; torch just for a bare .zip
 
         return checkpoint_policy(path, context, seed, greedy=greedy)
 
@@ -83,7 +83,7 @@ def _checkpoint(greedy: bool) -> Callable[[str, PolicyContext, int | None], Poli
 
 
 def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from agents.search import search_policy
+    from cardenvs.agents.search import search_policy
 
     return search_policy(argument, context, seed)
 
@@ -114,6 +114,6 @@ def policy_names(env_id: str | None = None) -> list[str]:
 def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Policy:
     """Build the policy any spec names (a registered name, ``file.py:Name``, ``module:Name``, ``ckpt:PATH`` …;
     see :mod:`agents.specs`) for an env or a :class:`PolicyContext`."""
-    from agents.specs import make_policy as build  # agents.specs reads this registry
+    from cardenvs.agents.specs import make_policy as build  # agents.specs reads this registry
 
     return build(spec, env_or_context, seed)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
+from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.wrappers.seat_env import observation_scale
 
@@ -212,7 +212,7 @@ def load_weights(path: str | Path, layout: ObservationLayout | None = None, trus
     :class:`~cardenvs.wrappers.SeatEnv`'s scaled observations of ``layout``)."""
     if not str(path).strip():
         raise ValueError(
-            "the checkpoint path is empty; write ckpt:PATH with PATH an .npz or .zip from experiments.train"
+            "the checkpoint path is empty; write ckpt:PATH with PATH an .npz or .zip from cardenvs.experiments.train"
         )
     path = checkpoint_file(path)
     if path.suffix == ".npz":
@@ -234,7 +234,7 @@ def checkpoint_file(path: str | Path) -> Path:
         return npz
     if path.suffix == ".zip" and path.exists():
         return path
-    raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from experiments.train)")
+    raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from cardenvs.experiments.train)")
 
 
 def checkpoint_policy(

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from agents import registry
-from agents.base import ForeignPolicy, Policy, PolicyContext
+from cardenvs.agents import registry
+from cardenvs.agents.base import ForeignPolicy, Policy, PolicyContext
 from cardenvs.registry import game_name
 
 SpecLoader = Callable[[str, PolicyContext, "int | None"], Policy]
@@ -335,7 +335,7 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
     elif parsed.kind == "prefix" and parsed.target == "zoo":
         yield zoo_spec(parsed.attribute, policy.context.env_id).encode()
     elif parsed.kind == "prefix" and parsed.target in registry.CHECKPOINT_PREFIXES:
-        from agents.sb3_policy import checkpoint_file
+        from cardenvs.agents.sb3_policy import checkpoint_file
 
         yield checkpoint_file(parsed.attribute).read_bytes()
     modules += [c.__module__ for c in type(policy).__mro__]

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import PlanningPolicy, PolicyContext
-from agents.bluffing import claim_truth_probability, latest_claim
+from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.bluffing import claim_truth_probability, latest_claim
 
 MAX_PLAY = 3
 

@@ -16,8 +16,8 @@ from typing import Literal
 
 import numpy as np
 
-from agents.base import PlanningPolicy, PolicyContext
-from agents.bluffing import claim_truth_probability, latest_claim
+from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.bluffing import claim_truth_probability, latest_claim
 
 Style = Literal["honest", "bluffer", "counter"]
 DECLARE, DECLARE_COUNT, WINDOW, TURN, PICKING = range(5)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.base import PlanningPolicy, PolicyContext
 from cardenvs.zheng_shang_you.actions import combo_actions, ids
 from cardenvs.zheng_shang_you.combos import Combo, lead_shapes
 from cardenvs.zheng_shang_you.encoding import PHASES

@@ -87,7 +87,7 @@ def tutorial_run(game: str, options: dict[str, Any], steps: int, seed: int, thre
 def tuned_run(game: str, steps: int, seed: int, settings: dict[str, Any]) -> float:
     """Steps/s of ``experiments.train`` with the game's config and ``settings`` (PPO only: no warm start,
     snapshots or logs)."""
-    from experiments.train import TrainArgs, load_config, train
+    from cardenvs.experiments.train import TrainArgs, load_config, train
 
     base = TrainArgs(**{**load_config(game), "game": game})
     with tempfile.TemporaryDirectory() as out:
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> str:
     ns = p.parse_args(argv)
     import torch
 
-    from experiments.train import load_config
+    from cardenvs.experiments.train import load_config
 
     default_threads = ns.tutorial_threads or torch.get_num_threads()
     options = load_config(ns.game).get("options", {})

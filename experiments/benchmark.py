@@ -8,8 +8,8 @@ The first prints the policy's score card (score, margin over each opponent and o
 game's metrics, rank on the shipped leaderboard) and writes it as JSON (``--json``, default beside the games under
 ``runs/benchmark/``). ``--add-to`` adds the policy's row to a local copy of a leaderboard (created from the
 shipped one if missing) and writes its Markdown beside it. ``--leaderboard`` regenerates
-``docs/leaderboards/<game>.json`` and ``.md`` from every shipped bot (``--games`` lowers the budget; the page
-then says so). Policy specs: see ``agents/specs.py`` (registered names, ``path/to/file.py:Name?key=value``,
+``agents/benchmark/leaderboards/<game>.json`` and ``.md`` from every shipped bot (``--games`` lowers the budget;
+the page then says so). Policy specs: see ``agents/specs.py`` (registered names, ``path/to/file.py:Name?key=value``,
 ``package.module:Name``, ``ckpt:PATH``, ``zoo:NAME``).
 """
 
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.benchmark import DEFAULT_OUT, evaluate, gauntlet, leaderboard, shipped_policies
-from agents.benchmark.suites import OPPONENTS_V1, slug
+from cardenvs.agents.benchmark import DEFAULT_OUT, evaluate, gauntlet, leaderboard, shipped_policies
+from cardenvs.agents.benchmark.suites import OPPONENTS_V1, slug
 from cardenvs.registry import definition, game_name
 
 
@@ -66,7 +66,7 @@ def benchmark_policy(ns: argparse.Namespace) -> int:
 
 
 def regenerate(ns: argparse.Namespace) -> int:
-    """Every shipped bot of each game through its gauntlet, into docs/leaderboards/."""
+    """Every shipped bot of each game through its gauntlet, into agents/benchmark/leaderboards/."""
     games = [definition(g).env_id for g in ns.game] if ns.game else [definition(g).env_id for g in _suite_ids()]
     for env_id in games:
         suite = gauntlet(env_id)

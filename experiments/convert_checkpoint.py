@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.sb3_policy import ActorWeights, require_trust
+from cardenvs.agents.sb3_policy import ActorWeights, require_trust
+from cardenvs.experiments.train import TrainArgs, parse_value
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import observation_scale
-from experiments.train import TrainArgs, parse_value
 
 
 def game_of(checkpoint: Path, game: str | None, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:

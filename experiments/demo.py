@@ -15,12 +15,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import cardenvs
-from agents import make_policy
-from agents.play import play_episode
-from agents.tournament import Tournament, write_report
+from cardenvs.agents import make_policy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.tournament import Tournament, write_report
 from cardenvs.core.render import event_text
+from cardenvs.experiments.train import TrainArgs, train
 from cardenvs.verish_ne_verish.render import WORDS
-from experiments.train import TrainArgs, train
 
 GAME = "verish_ne_verish-v0"
 RULE_BOT = "verish_ne_verish/rule"

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.base import PlanningPolicy, PolicyContext
-from agents.registry import make_policy
-from agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.registry import make_policy
+from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
 
 if TYPE_CHECKING:
     from cardenvs.wrappers import SeatEnv

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.tournament import Tournament
-from experiments.tournament import parse_option
+from cardenvs.agents.tournament import Tournament
+from cardenvs.experiments.tournament import parse_option
 
 
 def evaluate(

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.sb3_policy import TRUST_VARIABLE, UntrustedCheckpointError
-from agents.tournament import DB_NAME, Tournament, write_report
-from agents.tournament.intervals import METHODS, Method
-from agents.tournament.schedule import SCHEMES, Scheme
-from agents.tournament.storage import TournamentStoreError
+from cardenvs.agents.sb3_policy import TRUST_VARIABLE, UntrustedCheckpointError
+from cardenvs.agents.tournament import DB_NAME, Tournament, write_report
+from cardenvs.agents.tournament.intervals import METHODS, Method
+from cardenvs.agents.tournament.schedule import SCHEMES, Scheme
+from cardenvs.agents.tournament.storage import TournamentStoreError
 
 SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
 """Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""

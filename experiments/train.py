@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy, PolicyContext
-from agents.registry import make_policy, policy_names
-from agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, require_trust
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.registry import make_policy, policy_names
+from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, require_trust
 from cardenvs.registry import definition, game_name, make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
 
@@ -291,7 +291,7 @@ def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: 
     """Fit a fresh model to ``args.imitate``'s play at the learner's seat, then refit it over ``imitate_rounds``
     rounds of its own play labelled by the teacher (see :mod:`experiments.imitation`); the record goes to
     ``imitation.json``, each fit's actor to ``checkpoints/imitation_round_N.npz``."""
-    from experiments.imitation import Demonstrations, best_epoch, collect_in_parallel, pretrain
+    from cardenvs.experiments.imitation import Demonstrations, best_epoch, collect_in_parallel, pretrain
 
     start = time.perf_counter()
     env_fns = [EnvFactory(args, args.n_envs + i) for i in range(args.imitate_workers)]

@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.registry import policy_names
-from agents.tournament import Tournament, write_report
+from cardenvs.agents.registry import policy_names
+from cardenvs.agents.tournament import Tournament, write_report
+from cardenvs.experiments.train import TrainArgs, load_config
 from cardenvs.registry import game_name
-from experiments.train import TrainArgs, load_config
 
 
 def evaluate(

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import cardenvs
-from agents.benchmark import evaluate, gauntlet, leaderboard, shipped_policies
-from agents.benchmark.card import summary_json
-from agents.benchmark.suites import OPPONENTS_V1
-from agents.registry import POLICIES
+from cardenvs.agents.benchmark import evaluate, gauntlet, leaderboard, shipped_policies
+from cardenvs.agents.benchmark.card import summary_json
+from cardenvs.agents.benchmark.suites import OPPONENTS_V1
+from cardenvs.agents.registry import POLICIES
+from cardenvs.experiments import benchmark
 from cardenvs.registry import game_name
-from experiments import benchmark
 from tests.user_policies import write_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +83,7 @@ def test_the_command_line_benchmarks_a_file_and_adds_it_to_a_local_board(tmp_pat
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_shipped_leaderboards_carry_the_exploitability_table(env_id: str) -> None:
-    """Every shipped bot's row shows the lower bound measured in docs/leaderboards/exploitability.json."""
+    """Every shipped bot's row shows the lower bound measured in agents/benchmark/leaderboards/exploitability.json."""
     table = json.loads(leaderboard.EXPLOITABILITY.read_text())[env_id]
     board = leaderboard.load(leaderboard.default_path(env_id))
     assert leaderboard.with_exploitability(board) == board  # the stored board is up to date with the table

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.base import PolicyContext
-from agents.registry import make_policy
-from agents.sb3_policy import (
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.registry import make_policy
+from cardenvs.agents.sb3_policy import (
     TRUST_VARIABLE,
     ActorWeights,
     CheckpointFormatError,
@@ -83,7 +83,7 @@ def test_make_policy_refuses_an_untrusted_zip(evil: tuple[Path, Path]) -> None:
 
 
 def test_resuming_training_refuses_an_untrusted_zip(evil: tuple[Path, Path]) -> None:
-    from experiments.train import TrainArgs, main, train
+    from cardenvs.experiments.train import TrainArgs, main, train
 
     path, marker = evil
     with pytest.raises(SystemExit, match="--trust-checkpoint"):
@@ -94,7 +94,7 @@ def test_resuming_training_refuses_an_untrusted_zip(evil: tuple[Path, Path]) -> 
 
 
 def test_converting_needs_trust(evil: tuple[Path, Path]) -> None:
-    from experiments.convert_checkpoint import main
+    from cardenvs.experiments.convert_checkpoint import main
 
     path, marker = evil
     with pytest.raises(SystemExit, match="--trust"):

@@ -36,7 +36,7 @@ def python_blocks(page: Path) -> list[str]:
 def test_the_benchmark_page_runs_from_a_policy_file_to_its_score_card(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agents.benchmark import suites
+    from cardenvs.agents.benchmark import suites
 
     page = DOCS / "benchmark.md"
     blocks = python_blocks(page)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import cardenvs
-from experiments import bench
+from cardenvs.experiments import bench
 
 
 def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_section(tmp_path: Path) -> None:
@@ -27,7 +27,7 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
 
 
 def test_moves_are_counted_once_however_many_sub_steps_make_them() -> None:
-    from experiments.bench.loops import decisions_per_move
+    from cardenvs.experiments.bench.loops import decisions_per_move
 
     assert decisions_per_move("kyuuri-v0", {}) == 1.0  # one card a decision
     # a Verish claim is a declared rank then each card, so a move takes more than one decision

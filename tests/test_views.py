@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 import cardenvs
-from agents import PolicyContext, make_policy
-from agents.play import play_episode
-from agents.tournament import Tournament
+from cardenvs.agents import PolicyContext, make_policy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.tournament import Tournament
 from cardenvs.core.views import PublicView
 from cardenvs.wrappers import FixedOpponents, SeatEnv
 from tests.user_policies import WATCHER, write_policy

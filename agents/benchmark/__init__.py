@@ -1,7 +1,7 @@
 """Benchmark a strategy: a policy from anywhere against a game's versioned gauntlet, as a score card with its
 rank on the leaderboard. See ``docs/benchmark.md``.
 
->>> from agents.benchmark import evaluate
+>>> from cardenvs.agents.benchmark import evaluate
 >>> card = evaluate("mybluff.py:PBluffer?p=0.3", "verish_ne_verish-v0")
 >>> print(card.markdown())
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from agents.benchmark import leaderboard
-from agents.benchmark.card import OpponentRow, ScoreCard
-from agents.benchmark.scoring import POLICY, Summary, pooled, summarise
-from agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
-from agents.tournament.runner import TournamentResult
+from cardenvs.agents.benchmark import leaderboard
+from cardenvs.agents.benchmark.card import OpponentRow, ScoreCard
+from cardenvs.agents.benchmark.scoring import POLICY, Summary, pooled, summarise
+from cardenvs.agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
+from cardenvs.agents.tournament.runner import TournamentResult
 
 DEFAULT_OUT = Path("runs", "benchmark")
 

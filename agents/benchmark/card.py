@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.benchmark.scoring import Interval, Summary
+from cardenvs.agents.benchmark.scoring import Interval, Summary
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from agents.benchmark.card import ScoreCard
+from cardenvs.agents.benchmark.card import ScoreCard
 from cardenvs.registry import game_name
 
-LEADERBOARDS = Path(__file__).resolve().parents[2] / "docs" / "leaderboards"
-"""The leaderboards shipped with the repository (``docs/leaderboards/<game>.json`` and ``.md``)."""
+LEADERBOARDS = Path(__file__).resolve().with_name("leaderboards")
+"""The shipped leaderboards, package data (``agents/benchmark/leaderboards/<game>.json`` and ``.md``)."""
 
 
 EXPLOITABILITY = LEADERBOARDS / "exploitability.json"
@@ -126,9 +126,10 @@ def render(board: dict[str, Any]) -> str:
         f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
         "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
-        "to a copy with `--add-to`. See [Benchmark a strategy](../benchmark.md). Exploitability: a lower bound "
-        "(the larger of a local best response's and the best gauntlet responder's gain over the policy's self-play, "
-        "see [exploitability](../exploitability.md)), measured at a smoke budget, on one-deal episodes where named.",
+        "to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: a "
+        "lower bound (the larger of a local best response's and the best gauntlet responder's gain over the "
+        "policy's self-play, see [exploitability](../../../docs/exploitability.md)), measured at a smoke budget, "
+        "on one-deal episodes where named.",
         "",
     ]
     if board.get("note"):

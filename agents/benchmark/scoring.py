@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.tournament.intervals import Estimate
-from agents.tournament.runner import Tournament
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.intervals import Estimate
+from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.worker import GameRecord
 
 POLICY, OPPONENT = "policy", "opponent"
 """The labels of the two entrants of every gauntlet tournament."""

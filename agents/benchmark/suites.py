@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.benchmark.scoring import OPPONENT, POLICY
-from agents.registry import POLICIES
-from agents.tournament.runner import Tournament, TournamentResult
+from cardenvs.agents.benchmark.scoring import OPPONENT, POLICY
+from cardenvs.agents.registry import POLICIES
+from cardenvs.agents.tournament.runner import Tournament, TournamentResult
 from cardenvs.registry import definition, game_name
 
 SUITE = "gauntlet-v1"
@@ -84,7 +84,7 @@ def gauntlet(env_id: str, version: str = SUITE) -> Gauntlet:
 
 def shipped_policies(env_id: str) -> list[str]:
     """Every policy shipped for a game: random, its rule bots and its zoo agents (the leaderboard's rows)."""
-    from agents.registry import ZOO
+    from cardenvs.agents.registry import ZOO
 
     game = game_name(env_id)
     bots = [name for name, (g, _) in POLICIES.items() if g == game]

@@ -8,9 +8,9 @@ See :mod:`agents.search.ismcts` for the algorithm and :mod:`agents.search.inform
 its worlds without reading hidden cards; ``docs/search.md`` for measurements.
 """
 
-from agents.search.information import InformationSets, NeedsInformationSets
-from agents.search.ismcts import IsmctsPolicy, SearchSettings
-from agents.search.spec import parse_settings, search_policy
+from cardenvs.agents.search.information import InformationSets, NeedsInformationSets
+from cardenvs.agents.search.ismcts import IsmctsPolicy, SearchSettings
+from cardenvs.agents.search.spec import parse_settings, search_policy
 
 __all__ = [
     "InformationSets",

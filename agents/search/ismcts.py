@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import PlanningPolicy, Policy, PolicyContext
-from agents.search.information import InformationSets
+from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
+from cardenvs.agents.search.information import InformationSets
 from cardenvs.core.engine import RulesEngine
 
 
@@ -93,14 +93,14 @@ class IsmctsPolicy(PlanningPolicy):
         self._root_prior: Mapping[int, float] | None = None
         self.rollout_policies: list[Policy] = []
         if self.settings.rollout != "random":
-            from agents.registry import make_policy
+            from cardenvs.agents.registry import make_policy
 
             self.rollout_policies = [
                 make_policy(self.settings.rollout, context, seed) for _ in range(context.num_players)
             ]
         self.prior_policy: Policy | None = None
         if self.settings.prior != "none":
-            from agents.registry import make_policy
+            from cardenvs.agents.registry import make_policy
 
             self.prior_policy = make_policy(self.settings.prior, context, seed)
         self.last_visits: dict[int, int] = {}

@@ -7,8 +7,8 @@ from dataclasses import fields
 from typing import Any
 from urllib.parse import parse_qsl
 
-from agents.base import Policy, PolicyContext
-from agents.search.ismcts import IsmctsPolicy, SearchSettings
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.search.ismcts import IsmctsPolicy, SearchSettings
 
 KEYS = {f.name: f.type for f in fields(SearchSettings)}
 POLICY_KEYS = {"rollout": "random", "prior": "none"}
@@ -34,7 +34,7 @@ def parse_settings(argument: str, context: PolicyContext) -> SearchSettings:
     for key, plain in POLICY_KEYS.items():
         name = values.get(key, plain)
         if name != plain:
-            from agents.registry import policy_names
+            from cardenvs.agents.registry import policy_names
 
             names = policy_names(context.env_id)
             if name not in names:

@@ -2,7 +2,7 @@
 game metrics from the event log, SQLite storage that survives being killed, local or Ray parallelism, and a
 Markdown/HTML report. See ``docs/tournaments.md``.
 
->>> from agents.tournament import run_and_report
+>>> from cardenvs.agents.tournament import run_and_report
 >>> report = run_and_report("verish_ne_verish-v0", ["random", "verish_ne_verish/rule"], games=200,
 ...                         out_dir="runs/tournaments/verish", options={"num_players": 4})
 """
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.tournament.report import write_report
-from agents.tournament.runner import Tournament, TournamentResult
-from agents.tournament.schedule import Schedule
-from agents.tournament.specs import Entrant, register_spec_prefix, resolve_policy
+from cardenvs.agents.tournament.report import write_report
+from cardenvs.agents.tournament.runner import Tournament, TournamentResult
+from cardenvs.agents.tournament.schedule import Schedule
+from cardenvs.agents.tournament.specs import Entrant, register_spec_prefix, resolve_policy
 
 DB_NAME = "tournament.sqlite"
 

@@ -14,8 +14,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from agents.tournament.schedule import Job
-from agents.tournament.worker import GamePlayer, GameRecord, GameSetup
+from cardenvs.agents.tournament.schedule import Job
+from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
 
 RecordsCallback = Callable[[list[GameRecord]], None]
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.tournament.metrics import BLUFFING, CLIMBING, LAST_TRICK, TRICK_TAKING, Event, MetricFamily
+from cardenvs.agents.tournament.metrics import BLUFFING, CLIMBING, LAST_TRICK, TRICK_TAKING, Event, MetricFamily
 from cardenvs.registry import game_name
 
 PartnerGroups = list[tuple[int, ...]]

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.tournament.schedule import Job, deal_seed
-from agents.tournament.specs import Entrant
-from agents.tournament.worker import GamePlayer, GameRecord, GameSetup
+from cardenvs.agents.tournament.schedule import Job, deal_seed
+from cardenvs.agents.tournament.specs import Entrant
+from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
 
 MEAN_STREAM = 0x1C4
 """Mixed into the tournament seed for the deals that estimate ``μ``, so they are independent of the played ones."""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.worker import GameRecord
 
 Z95 = 1.959964
 

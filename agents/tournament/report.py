@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.tournament.intervals import MIN_UNITS
-from agents.tournament.ratings import Z95, Rating
-from agents.tournament.stats import Estimate, TournamentStats
+from cardenvs.agents.tournament.intervals import MIN_UNITS
+from cardenvs.agents.tournament.ratings import Z95, Rating
+from cardenvs.agents.tournament.stats import Estimate, TournamentStats
 
 DOCS = "docs/tournaments.md"
 REPLAY_PORT = 8765

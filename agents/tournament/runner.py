@@ -1,6 +1,6 @@
 """Running a tournament end to end: settings → schedule → games (stored as they finish) → statistics.
 
->>> from agents.tournament import Tournament
+>>> from cardenvs.agents.tournament import Tournament
 >>> t = Tournament("verish_ne_verish-v0", ["random", "verish_ne_verish/rule"], games=200, options={"num_players": 4})
 >>> result = t.run("runs/tournaments/demo/tournament.sqlite", workers=2)
 >>> print(result.stats.entrant_stats["verish_ne_verish/rule"].score.text())
@@ -19,17 +19,17 @@ from pathlib import Path
 from typing import Any
 
 import cardenvs
-from agents.base import PolicyContext
-from agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
-from agents.tournament.hooks import hooks_for, validate_partner_groups
-from agents.tournament.intervals import METHODS, Method
-from agents.tournament.metrics import Ratio
-from agents.tournament.ratings import Rating, rate_games
-from agents.tournament.schedule import Job, Schedule, Scheme
-from agents.tournament.specs import Entrant, fingerprinted_policy, parse_entrants
-from agents.tournament.stats import TournamentStats, analyse
-from agents.tournament.storage import TournamentStore
-from agents.tournament.worker import POLICY_SEEDS, GameRecord, GameSetup, PolicySeeds
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
+from cardenvs.agents.tournament.hooks import hooks_for, validate_partner_groups
+from cardenvs.agents.tournament.intervals import METHODS, Method
+from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.ratings import Rating, rate_games
+from cardenvs.agents.tournament.schedule import Job, Schedule, Scheme
+from cardenvs.agents.tournament.specs import Entrant, fingerprinted_policy, parse_entrants
+from cardenvs.agents.tournament.stats import TournamentStats, analyse
+from cardenvs.agents.tournament.storage import TournamentStore
+from cardenvs.agents.tournament.worker import POLICY_SEEDS, GameRecord, GameSetup, PolicySeeds
 
 
 @dataclass

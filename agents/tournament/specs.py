@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.specs import SPEC_PREFIXES, SpecLoader, fingerprinted_policy, register_spec_prefix, resolve_policy
+from cardenvs.agents.specs import SPEC_PREFIXES, SpecLoader, fingerprinted_policy, register_spec_prefix, resolve_policy
 
 
 @dataclass(frozen=True)

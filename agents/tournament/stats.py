@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.tournament.intervals import (
+from cardenvs.agents.tournament.intervals import (
     MIN_UNITS,
     Estimate,
     Method,
@@ -43,8 +43,8 @@ from agents.tournament.intervals import (
     ratio_intervals,
     units_needed,
 )
-from agents.tournament.metrics import Ratio
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.worker import GameRecord
 
 Key = tuple[Any, ...]
 

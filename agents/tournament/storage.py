@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.worker import GameRecord
 
 SCHEMA_VERSION = 1
 

@@ -17,11 +17,11 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 import cardenvs
-from agents.base import Policy, PolicyContext
-from agents.play import play_episode
-from agents.tournament.hooks import hooks_for, places_by_returns
-from agents.tournament.schedule import Job
-from agents.tournament.specs import Entrant, fingerprinted_policy
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.tournament.hooks import hooks_for, places_by_returns
+from cardenvs.agents.tournament.schedule import Job
+from cardenvs.agents.tournament.specs import Entrant, fingerprinted_policy
 from cardenvs.core.events import jsonable
 
 PolicySeeds = Literal["common", "independent"]

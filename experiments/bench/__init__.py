@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 import cardenvs
-from experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move, engine_loop
-from experiments.bench.peers import DEFAULT_PEER, TARGETS, available_peers
-from experiments.bench.tournament import Scaling, measure_tournament
+from cardenvs.experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move, engine_loop
+from cardenvs.experiments.bench.peers import DEFAULT_PEER, TARGETS, available_peers
+from cardenvs.experiments.bench.tournament import Scaling, measure_tournament
 
 KINDS = ("raw", "env()", "engine", "batched")
 

@@ -1,5 +1,5 @@
 """``python -m experiments.bench``: see :mod:`experiments.bench`."""
 
-from experiments.bench import main
+from cardenvs.experiments.bench import main
 
 main()

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.bench.loops import Count, Loop, aec_loop, play_for
+from cardenvs.experiments.bench.loops import Count, Loop, aec_loop, play_for
 
 LEDUC_RAW = "pettingzoo leduc_holdem_v4 raw_env"
 LEDUC_WRAPPED = "pettingzoo leduc_holdem_v4 env()"

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.tournament import Tournament
+from cardenvs.agents.tournament import Tournament
 
 GAME = "verish_ne_verish-v0"
 OPTIONS = {"num_players": 4}

@@ -19,10 +19,10 @@ import webbrowser
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.tournament.report import REPLAY_PORT
-from experiments.play.replays import load_replay_file, stored_game
-from experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
-from experiments.tournament import parse_option
+from cardenvs.agents.tournament.report import REPLAY_PORT
+from cardenvs.experiments.play.replays import load_replay_file, stored_game
+from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
+from cardenvs.experiments.tournament import parse_option
 
 
 @dataclass
@@ -87,7 +87,7 @@ def serve(args: PlayArgs) -> int:
     try:
         import uvicorn
 
-        from experiments.play.server import TableServer
+        from cardenvs.experiments.play.server import TableServer
     except ImportError as error:
         raise SystemExit(f"the web table needs the play extra: pip install -e '.[play]' ({error})") from error
 
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     args = PlayArgs(**vars(build_parser().parse_args(argv)))
     try:
         if args.tui:
-            from experiments.play.tui import run_tui
+            from cardenvs.experiments.play.tui import run_tui
 
             return run_tui(PlaySession(settings_of(args)), pace=args.pace)
         return serve(args)

@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 import cardenvs
+from cardenvs.experiments.play.__main__ import free_socket
+from cardenvs.experiments.play.server import TableServer
+from cardenvs.experiments.play.session import PlaySession, ReplaySession, TableSettings
 from cardenvs.registry import game_name
-from experiments.play.__main__ import free_socket
-from experiments.play.server import TableServer
-from experiments.play.session import PlaySession, ReplaySession, TableSettings
 
 CHROMIUM = "/usr/bin/chromium"
 TIMEOUT_MS = 20_000

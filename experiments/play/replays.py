@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.tournament.storage import TournamentStore
-from agents.tournament.worker import decode_actions, decode_events
-from experiments.play.session import REPLAY_FORMAT, Refused
+from cardenvs.agents.tournament.storage import TournamentStore
+from cardenvs.agents.tournament.worker import decode_actions, decode_events
+from cardenvs.experiments.play.session import REPLAY_FORMAT, Refused
 
 
 def load_replay_file(path: str | Path) -> dict[str, Any]:

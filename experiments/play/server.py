@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from experiments.play.replays import stored_game
-from experiments.play.session import PlaySession, Refused, ReplaySession
+from cardenvs.experiments.play.replays import stored_game
+from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession
 
 PAGE = Path(__file__).with_name("page.html")
 

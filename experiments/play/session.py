@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 import cardenvs
-from agents.base import Policy, PolicyContext
-from agents.tournament.specs import resolve_policy
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.render.svg import table_svg
 from cardenvs.render.view import seat_view

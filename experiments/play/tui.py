@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from experiments.play.session import PlaySession
+from cardenvs.experiments.play.session import PlaySession
 
 WIDTH = 80
 HISTORY_LINES = 6

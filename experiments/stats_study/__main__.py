@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from experiments.stats_study import coverage, variance
+from cardenvs.experiments.stats_study import coverage, variance
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.tournament.intervals import Estimate, Method, units_needed
-from agents.tournament.runner import Tournament
-from agents.tournament.stats import TournamentStats, analyse
-from agents.tournament.worker import GamePlayer, GameRecord
+from cardenvs.agents.tournament.intervals import Estimate, Method, units_needed
+from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.stats import TournamentStats, analyse
+from cardenvs.agents.tournament.worker import GamePlayer, GameRecord
 
 
 @dataclass(frozen=True)

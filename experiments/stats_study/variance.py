@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import policy_names
-from agents.tournament.luck import baseline_values, luck_adjusted, seat_means
-from agents.tournament.runner import Tournament
-from agents.tournament.stats import analyse
-from agents.tournament.worker import GamePlayer, GameRecord
+from cardenvs.agents.registry import policy_names
+from cardenvs.agents.tournament.luck import baseline_values, luck_adjusted, seat_means
+from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.stats import analyse
+from cardenvs.agents.tournament.worker import GamePlayer, GameRecord
 from cardenvs.registry import game_name
 
 

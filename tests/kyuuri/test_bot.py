@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import cardenvs
-from agents import make_policy
-from agents.base import PolicyContext
-from agents.play import play_episode
+from cardenvs.agents import make_policy
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.play import play_episode
 from cardenvs.core.cards import RANK_TEXT
 from cardenvs.kyuuri.rules import KyuuriGame
 from tests.kyuuri.helpers import new_game, play

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import cardenvs
-from experiments.play.browser import CHROMIUM, launch, play_to_end, replay_server, running, step_through_replay
-from experiments.play.server import TableServer
-from experiments.play.session import PlaySession, TableSettings
+from cardenvs.experiments.play.browser import CHROMIUM, launch, play_to_end, replay_server, running, step_through_replay
+from cardenvs.experiments.play.server import TableServer
+from cardenvs.experiments.play.session import PlaySession, TableSettings
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.experiments.play.session import PlaySession, TableSettings
 from cardenvs.render import tables
-from experiments.play.session import PlaySession, TableSettings
 
 CASES = [
     (env_id, options, seat)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from agents.tournament import DB_NAME, run_and_report
-from agents.tournament.report import REPLAY_PORT
-from experiments.play.replays import load_replay_file, stored_game
-from experiments.play.server import TableServer
-from experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
+from cardenvs.agents.tournament import DB_NAME, run_and_report
+from cardenvs.agents.tournament.report import REPLAY_PORT
+from cardenvs.experiments.play.replays import load_replay_file, stored_game
+from cardenvs.experiments.play.server import TableServer
+from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
 
 
 @pytest.fixture(scope="module")

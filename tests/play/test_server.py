@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
-from experiments.play.server import TableServer
-from experiments.play.session import PlaySession, ReplaySession, TableSettings
+from cardenvs.experiments.play.server import TableServer
+from cardenvs.experiments.play.session import PlaySession, ReplaySession, TableSettings
 
 
 @pytest.fixture
@@ -111,7 +111,7 @@ def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest
     import sys
     import urllib.request
 
-    from experiments.play.__main__ import main
+    from cardenvs.experiments.play.__main__ import main
 
     assert main(["--game", "nope-v0", "--no-browser"]) == 2
     assert "unknown environment id 'nope-v0'" in capsys.readouterr().err

@@ -10,8 +10,8 @@ import pytest
 
 import cardenvs
 from cardenvs.core.seating import agent_name
+from cardenvs.experiments.play.session import PlaySession, TableSettings
 from cardenvs.render.view import seat_view
-from experiments.play.session import PlaySession, TableSettings
 
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import make_policy
-from agents.base import PolicyContext
-from agents.play import play_episode
-from agents.search import InformationSets, IsmctsPolicy, SearchSettings, parse_settings
-from agents.tournament import Tournament
+from cardenvs.agents import make_policy
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.search import InformationSets, IsmctsPolicy, SearchSettings, parse_settings
+from cardenvs.agents.tournament import Tournament
 from cardenvs.core.engine import RulesEngine
 from cardenvs.registry import make_raw
 from tests.zheng_shang_you.driver import new_game

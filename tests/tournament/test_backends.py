@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from agents.tournament.runner import Tournament, TournamentResult
+from cardenvs.agents.tournament.runner import Tournament, TournamentResult
 
 POLICIES = ["random", "rule=verish_ne_verish/rule", "cautious=py:tests.tournament.test_backends:cautious_bot"]
 
 
 def cautious_bot(context: Any, seed: int | None) -> Any:
     """A differently tuned rule bot, loaded through a ``py:`` spec."""
-    from agents.verish_ne_verish import VerishRuleBot
+    from cardenvs.agents.verish_ne_verish import VerishRuleBot
 
     return VerishRuleBot(context, seed, challenge_threshold=0.9)
 

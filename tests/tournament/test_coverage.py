@@ -8,7 +8,7 @@ interval must be as wide as the estimate's spread between tournaments, which the
 
 from __future__ import annotations
 
-from experiments.stats_study.coverage import KYUURI_DEAL, Design, study_design
+from cardenvs.experiments.stats_study.coverage import KYUURI_DEAL, Design, study_design
 
 T, BEFORE = "t, strata (default)", "percentile bootstrap, deals (before)"
 

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import PolicyContext
-from agents.specs import fingerprinted_policy
-from agents.tournament import Tournament
-from agents.tournament.schedule import Job
-from agents.tournament.storage import TournamentStore
-from agents.tournament.worker import GamePlayer
+from cardenvs.agents import PolicyContext
+from cardenvs.agents.specs import fingerprinted_policy
+from cardenvs.agents.tournament import Tournament
+from cardenvs.agents.tournament.schedule import Job
+from cardenvs.agents.tournament.storage import TournamentStore
+from cardenvs.agents.tournament.worker import GamePlayer
 from tests.user_policies import BLUFFER, write_policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def test_the_fingerprint_follows_the_code_and_the_parameters(context: PolicyCont
 
 
 def test_a_checkpoint_is_fingerprinted_by_its_bytes(context: PolicyContext, tmp_path: Path) -> None:
-    from agents.sb3_policy import ActorWeights
+    from cardenvs.agents.sb3_policy import ActorWeights
     from cardenvs.wrappers import observation_scale
 
     rng = np.random.default_rng(0)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import cardenvs
-from agents import make_policy
-from agents.play import play_episode
-from agents.tournament.hooks import declared_partners, hooks_for, places_by_returns, reported_places
-from agents.tournament.metrics import bluffing_counters, climbing_counters, last_trick_counters, trick_counters
+from cardenvs.agents import make_policy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.tournament.hooks import declared_partners, hooks_for, places_by_returns, reported_places
+from cardenvs.agents.tournament.metrics import bluffing_counters, climbing_counters, last_trick_counters, trick_counters
 
 
 def ev(kind: str, player: int | None = None, secret: dict[str, Any] | None = None, **public: Any) -> dict[str, Any]:

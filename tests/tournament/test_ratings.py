@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from agents.tournament.ratings import competition_ranks, rate_games, rating_model
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.ratings import competition_ranks, rate_games, rating_model
+from cardenvs.agents.tournament.worker import GameRecord
 
 TIED_RANKINGS = [
     [1, 1, 3, 4, 5],  # two tied for first: Plackett-Luce rates them below the third (openskill.py #155)

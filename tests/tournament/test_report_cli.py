@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.tournament import Tournament, run_and_report
-from agents.tournament.storage import SettingsMismatchError
-from agents.tournament.worker import decode_events
-from experiments import tournament as cli
+from cardenvs.agents.tournament import Tournament, run_and_report
+from cardenvs.agents.tournament.storage import SettingsMismatchError
+from cardenvs.agents.tournament.worker import decode_events
+from cardenvs.experiments import tournament as cli
 
 
 def test_cli_runs_extends_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

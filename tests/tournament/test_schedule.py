@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from agents.tournament.schedule import Schedule, deal_seed
+from cardenvs.agents.tournament.schedule import Schedule, deal_seed
 
 FOUR_SEATS = [(0,), (1,), (2,), (3,)]
 

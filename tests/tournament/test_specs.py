@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import PolicyContext, RandomPolicy
-from agents.base import ForeignPolicy
-from agents.play import play_episode
-from agents.specs import SpecError
-from agents.tournament.specs import Entrant, parse_entrants, register_spec_prefix, resolve_policy
-from agents.verish_ne_verish import VerishRuleBot
+from cardenvs.agents import PolicyContext, RandomPolicy
+from cardenvs.agents.base import ForeignPolicy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.specs import SpecError
+from cardenvs.agents.tournament.specs import Entrant, parse_entrants, register_spec_prefix, resolve_policy
+from cardenvs.agents.verish_ne_verish import VerishRuleBot
 from tests.user_policies import BLUFFER, write_policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,11 +42,11 @@ def test_labels_and_specs() -> None:
 
 def test_registered_names_and_the_older_py_form(context: PolicyContext) -> None:
     assert isinstance(resolve_policy("verish_ne_verish/rule", context), VerishRuleBot)
-    assert isinstance(resolve_policy("py:agents.random_policy:RandomPolicy", context, seed=1), RandomPolicy)
+    assert isinstance(resolve_policy("py:cardenvs.agents.random_policy:RandomPolicy", context, seed=1), RandomPolicy)
     with pytest.raises(ValueError, match=r"unknown policy 'no_such_policy'.*registered for"):
         resolve_policy("no_such_policy", context)
     with pytest.raises(ValueError, match="has no 'Missing'"):
-        resolve_policy("py:agents.random_policy:Missing", context)
+        resolve_policy("py:cardenvs.agents.random_policy:Missing", context)
     with pytest.raises(ValueError, match="cannot import no_such_module"):
         resolve_policy("py:no_such_module:Factory", context)
     with pytest.raises(ValueError, match="not a policy"):
@@ -134,13 +134,13 @@ def test_checkpoints_go_through_agents_sb3_policy(context: PolicyContext, monkey
         return RandomPolicy(ctx, seed)
 
     fake = types.SimpleNamespace(checkpoint_policy=checkpoint_policy)
-    monkeypatch.setitem(sys.modules, "agents.sb3_policy", fake)
+    monkeypatch.setitem(sys.modules, "cardenvs.agents.sb3_policy", fake)
     assert isinstance(resolve_policy("ckpt:runs/model.zip", context, seed=3), RandomPolicy)
     assert calls == [("runs/model.zip", 3)]
 
 
 def test_new_prefixes_can_be_registered(context: PolicyContext, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents import specs
+    from cardenvs.agents import specs
 
     monkeypatch.setattr(specs, "SPEC_PREFIXES", dict(specs.SPEC_PREFIXES))
     register_spec_prefix("seeded", lambda arg, ctx, seed: RandomPolicy(ctx, int(arg)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.tournament.intervals import (
+from cardenvs.agents.tournament.intervals import (
     MIN_UNITS,
     Estimate,
     ratio_difference,
@@ -13,9 +13,9 @@ from agents.tournament.intervals import (
     t_quantile,
     units_needed,
 )
-from agents.tournament.metrics import Ratio
-from agents.tournament.stats import analyse, win_shares
-from agents.tournament.worker import GameRecord
+from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.stats import analyse, win_shares
+from cardenvs.agents.tournament.worker import GameRecord
 
 
 def record(deal: int, seating: int, seats: list[str], returns: list[float], **counters: list[float]) -> GameRecord:

@@ -12,9 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from agents.tournament.runner import Tournament
-from agents.tournament.storage import DamagedDatabaseError, DatabaseBusyError, SettingsMismatchError, TournamentStore
-from agents.tournament.worker import GamePlayer, GameRecord
+from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.storage import (
+    DamagedDatabaseError,
+    DatabaseBusyError,
+    SettingsMismatchError,
+    TournamentStore,
+)
+from cardenvs.agents.tournament.worker import GamePlayer, GameRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICIES = ["random", "rule=verish_ne_verish/rule"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from experiments.train import TrainArgs
+from cardenvs.experiments.train import TrainArgs
 
 
 def small_run(out: Path, **fields: Any) -> TrainArgs:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from experiments import bench_training
+from cardenvs.experiments import bench_training
 
 
 def test_bench_training_reports_the_tutorial_setup_and_ours() -> None:

@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import PolicyContext
-from agents.registry import make_policy
-from agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
-from agents.tournament import Tournament
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.registry import make_policy
+from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
+from cardenvs.agents.tournament import Tournament
+from cardenvs.experiments.train import TrainArgs, build_args, train
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv
-from experiments.train import TrainArgs, build_args, train
 from tests.training.small_runs import small_run
 
 GAME = "verish_ne_verish-v0"
@@ -121,7 +121,7 @@ def test_a_zip_without_its_npz_is_converted_and_wrong_games_are_refused(run: Pat
 
 
 def test_a_trusted_zip_converts_to_the_npz_training_wrote(run: Path, tmp_path: Path) -> None:
-    from experiments.convert_checkpoint import main
+    from cardenvs.experiments.convert_checkpoint import main
 
     lone = tmp_path / "checkpoints" / "final.zip"  # a copy of the run folder, without the .npz
     lone.parent.mkdir()
@@ -141,7 +141,7 @@ def test_a_trusted_zip_converts_to_the_npz_training_wrote(run: Path, tmp_path: P
 
 def test_loading_a_checkpoint_for_play_does_not_import_torch(run: Path) -> None:
     code = (
-        "import sys; from agents.registry import make_policy; from cardenvs.registry import make_raw; "
+        "import sys; from cardenvs.agents.registry import make_policy; from cardenvs.registry import make_raw; "
         f"make_policy('ckpt:{run}', make_raw('{GAME}', num_players=3)); print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -184,7 +184,7 @@ def test_command_line_layers_config_flags_and_overrides() -> None:
 
 
 def test_a_policy_file_with_parameters_is_a_training_opponent(tmp_path: Path) -> None:
-    from experiments.train import build_args, make_env
+    from cardenvs.experiments.train import build_args, make_env
     from tests.user_policies import write_policy
 
     spec = f"{write_policy(tmp_path)}:PBluffer?p=0.5"
@@ -203,7 +203,7 @@ def test_a_policy_file_with_parameters_is_a_training_opponent(tmp_path: Path) ->
 
 
 def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Path) -> None:
-    from experiments.training_results import evaluate
+    from cardenvs.experiments.training_results import evaluate
 
     row = evaluate(GAME, f"ckpt-greedy:{run}", "random", 6, OPTIONS, tmp_path)
     assert row.startswith("| `random` | ") and row.count("|") == 7
@@ -211,7 +211,7 @@ def test_results_rows_come_from_a_two_entrant_tournament(run: Path, tmp_path: Pa
 
 
 def test_results_can_be_limited_to_named_opponents() -> None:
-    from experiments.training_results import select_opponents
+    from cardenvs.experiments.training_results import select_opponents
 
     assert select_opponents("kyuuri-v0") == ["random", "kyuuri/rule", "kyuuri/thrifty"]
     assert select_opponents("kyuuri-v0", ["kyuuri/thrifty"]) == ["kyuuri/thrifty"]

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.tournament import Tournament
-from experiments.train import TrainArgs, train
+from cardenvs.agents.tournament import Tournament
+from cardenvs.experiments.train import TrainArgs, train
 
 STEPS = 40_000
 MARGIN = 0.3

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 import cardenvs
-from agents import make_policy
-from agents.play import play_episode
-from agents.registry import policy_names
-from agents.tournament.metrics import bluffing_counters
+from cardenvs.agents import make_policy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.registry import policy_names
+from cardenvs.agents.tournament.metrics import bluffing_counters
 
 STYLES = ["yukushi/honest", "yukushi/bluffer", "yukushi/counter"]
 

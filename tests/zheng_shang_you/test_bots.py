@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import make_policy
-from agents.play import play_episode
-from agents.registry import policy_names
+from cardenvs.agents import make_policy
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.registry import policy_names
 from cardenvs.zheng_shang_you.env import DEFINITION
 
 BOTS = ("zheng_shang_you/rule", "zheng_shang_you/greedy")

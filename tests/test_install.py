@@ -1,0 +1,77 @@
+"""The installed distribution takes no generic top-level name: its wheel holds only ``cardenvs``, and it installs
+beside the OpenAI Agents SDK (whose top-level package is ``agents``) with both importable."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    pip = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)]
+    subprocess.run(pip, check=True, cwd=out)
+    (built,) = out.glob("cardenvs-*.whl")
+    return built
+
+
+def test_the_wheel_holds_only_the_cardenvs_package(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"cardenvs"}
+    for module in ("cardenvs/agents/specs.py", "cardenvs/agents/benchmark/leaderboards/yukushi.json",
+                   "cardenvs/experiments/tournament.py", "cardenvs/experiments/play/page.html"):
+        assert module in names, module
+
+
+@pytest.mark.slow
+def test_installs_and_imports_beside_the_openai_agents_sdk(wheel: Path, tmp_path: Path) -> None:
+    """A clean environment gets the wheel and ``openai-agents`` (from the package registry); both import, each its
+    own, and a benchmark entry point runs from the installed package."""
+    env = tmp_path / "env"
+    venv.create(env, with_pip=True)
+    python = str(env / "bin" / "python")
+    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel), "openai-agents"]
+    subprocess.run(install, check=True, timeout=900)
+    script = (
+        "import agents, cardenvs, cardenvs.agents\n"
+        "from cardenvs.agents.benchmark import gauntlet\n"
+        "from cardenvs.agents.benchmark.leaderboard import default_path, load\n"
+        "assert hasattr(agents, 'Agent') and hasattr(agents, 'Runner'), agents.__file__\n"
+        "assert 'site-packages/agents/' in agents.__file__, agents.__file__\n"
+        "assert cardenvs.agents.__file__.endswith('site-packages/cardenvs/agents/__init__.py')\n"
+        "assert load(default_path('yukushi-v0'))['rows'], 'the shipped leaderboard is package data'\n"
+        "print(gauntlet('yukushi-v0').opponents)\n"
+    )
+    done = subprocess.run([python, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "yukushi/honest" in done.stdout
+    cli = [python, "-m", "cardenvs.experiments.tournament", "--help"]
+    assert subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, timeout=300).returncode == 0
+
+
+def test_a_checkout_never_imports_the_top_level_names() -> None:
+    """From a checkout, ``python -m experiments.…`` runs, and everything it loads comes through ``cardenvs``."""
+    script = (
+        "import runpy, sys\n"
+        "sys.argv = ['x', '--help']\n"
+        "try:\n"
+        "    runpy.run_module('experiments.tournament', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import cardenvs.agents.benchmark, cardenvs.experiments.benchmark\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'agents' or m.startswith('experiments.')\n"
+        "             and m != 'experiments.tournament')\n"
+        "print('TOP', bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "TOP []" in done.stdout
