@@ -38,9 +38,17 @@ def game_name(env_id: str) -> str:
     return env_id.split("/")[-1].rsplit("-v", 1)[0]
 
 
+def has_pettingzoo_registry() -> bool:
+    """Whether the installed PettingZoo has its environment registry (``pettingzoo.register``, from 1.27 on)."""
+    return hasattr(pettingzoo, "register") and hasattr(pettingzoo, "aec_registry")
+
+
 def register_all() -> None:
     """Register every game with PettingZoo (``pettingzoo.make("aec", "cardenvs/<game>-vN")``); a retired id is
-    registered too, to an entry point that raises the error of :func:`make`."""
+    registered too, to an entry point that raises the error of :func:`make`. An older PettingZoo has no registry:
+    nothing is registered, and :func:`make` and the game modules' ``env()`` work all the same."""
+    if not has_pettingzoo_registry():
+        return
     for env_id, (_, module) in zip(ENV_IDS, GAMES.values(), strict=False):
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 import cardenvs
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def registry_cases() -> list[tuple[str, dict[str, Any]]]:
@@ -16,3 +23,13 @@ def case_id(case: tuple[str, dict[str, Any]]) -> str:
     env_id, options = case
     name = env_id.split("/")[-1]
     return name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + "]" if options else "")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout built as a wheel (no dependencies), for the tests that install it into clean environments."""
+    out = tmp_path_factory.mktemp("wheel")
+    pip = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)]
+    subprocess.run(pip, check=True, cwd=out)
+    (built,) = out.glob("cardenvs-*.whl")
+    return built

@@ -34,7 +34,7 @@ def test_wrongly_typed_option() -> None:
 
 def test_bad_common_options() -> None:
     with pytest.raises(InvalidOptionError, match="render_mode"):
-        cardenvs.make(ID, render_mode="human")
+        cardenvs.make(ID, render_mode="rgb_array")
     with pytest.raises(InvalidOptionError, match="illegal_action"):
         cardenvs.make(ID, illegal_action="ignore")
     with pytest.raises(InvalidOptionError, match="max_steps"):

@@ -2,7 +2,7 @@
 
 :class:`CardGameEnv` wraps any :class:`~cardenvs.core.engine.RulesEngine` and does all the PettingZoo
 bookkeeping: agent names ``player_0…``, spaces, rewards and their accumulation, terminations, truncation at
-a step cap, the illegal-action policy, action type checks, the event log and ``render_mode="ansi"``.
+a step cap, the illegal-action policy, action type checks, the event log and rendering.
 Game modules only supply a :class:`~cardenvs.core.engine.GameDefinition`.
 """
 
@@ -31,6 +31,7 @@ from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.core.seating import agent_name
 
 IllegalActionPolicy = Literal["raise", "penalize"]
+RENDER_MODES = ("human", "ansi", "svg")
 MAX_REDEALS = 100
 
 
@@ -39,8 +40,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     Args:
         definition: the game.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"svg"`` (``render()``
-            returns an SVG picture of the table, every hand shown; notebooks show an env as that picture).
+        render_mode: ``None``, ``"human"`` (``render()`` prints the table as text, PettingZoo's convention),
+            ``"ansi"`` (``render()`` returns that text) or ``"svg"`` (``render()`` returns an SVG picture of the
+            table, every hand shown; notebooks show an env as that picture).
         max_steps: decisions after which the episode is truncated (a draw); ``None`` takes the game's default.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalActionError` naming the reason;
             ``"penalize"`` follows the PettingZoo convention: the offender gets ``illegal_penalty``, the
@@ -50,7 +52,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     """
 
     # PettingZoo reads metadata from the instance; each env adds its own "name" (hence not a ClassVar).
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "is_parallelizable": False, "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -64,8 +66,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     ):
         super().__init__()
         env_id = definition.env_id
-        if render_mode not in (None, "ansi", "svg"):
-            raise InvalidOptionError(f"render_mode must be None, 'ansi' or 'svg' for {env_id}, got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            valid = ", ".join(repr(mode) for mode in RENDER_MODES)
+            raise InvalidOptionError(f"render_mode must be None or one of {valid} for {env_id}, got {render_mode!r}")
         if illegal_action not in ("raise", "penalize"):
             raise InvalidOptionError(
                 f"illegal_action must be 'raise' or 'penalize' for {env_id}, got {illegal_action!r}"
@@ -101,7 +104,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.action_table.size) for a in self.possible_agents}
+        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+            a: spaces.Discrete(self.action_table.size) for a in self.possible_agents
+        }
         self._no_mask = np.zeros(self.action_table.size, dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.game: RulesEngine[Any] | None = None
@@ -199,11 +204,15 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without render_mode; create the env with render_mode='ansi'")
+            gymnasium.logger.warn("render() called without render_mode; create the env with render_mode='human'")
             return None
         if self.render_mode == "svg":
             return self._svg()
-        return self._require_game().render_text()
+        text = self._require_game().render_text()
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def _svg(self) -> str:
         from cardenvs.render.svg import table_svg  # the drawing imports the registry, which imports this module

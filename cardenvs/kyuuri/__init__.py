@@ -10,3 +10,9 @@ deal passes left (skipping players who are out) until one player is left, the wi
 
 Docs: ``docs/games/kyuuri.md`` (every option, the observation and action tables, the rule readings).
 """
+
+# PettingZoo classic's convention: ``from cardenvs import kyuuri; kyuuri.env()``. Importing the env
+# module first leaves the package attribute ``env`` the function, not the submodule of that name.
+from cardenvs.kyuuri.env import DEFINITION, env, raw_env
+
+__all__ = ["DEFINITION", "env", "raw_env"]

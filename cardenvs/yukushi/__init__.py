@@ -5,3 +5,9 @@
 challenge machinery is shared with Verish' ne verish' (:mod:`cardenvs.core.bluffing`,
 :mod:`cardenvs.core.bluffing_game`, :mod:`cardenvs.core.challenge`).
 """
+
+# PettingZoo classic's convention: ``from cardenvs import yukushi; yukushi.env()``. Importing the env
+# module first leaves the package attribute ``env`` the function, not the submodule of that name.
+from cardenvs.yukushi.env import DEFINITION, env, raw_env
+
+__all__ = ["DEFINITION", "env", "raw_env"]

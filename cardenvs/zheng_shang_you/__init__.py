@@ -14,3 +14,9 @@ combination is and the order), :mod:`.builder` (exact sub-step masks), :mod:`.mo
 :mod:`.rules` (the engine), :mod:`.exchange`, :mod:`.scoring`, :mod:`.encoding`, :mod:`.actions`,
 :mod:`.features`, :mod:`.env`.
 """
+
+# PettingZoo classic's convention: ``from cardenvs import zheng_shang_you; zheng_shang_you.env()``. Importing the env
+# module first leaves the package attribute ``env`` the function, not the submodule of that name.
+from cardenvs.zheng_shang_you.env import DEFINITION, env, raw_env
+
+__all__ = ["DEFINITION", "env", "raw_env"]
