@@ -10,7 +10,10 @@
 * each sub-step of a composite move is one learner step with its own exact mask (``action_masks()``), and
   opponents' sub-steps are played through;
 * a deal that ends before the learner's first decision is dealt again (it would be a transition with no
-  action behind it).
+  action behind it);
+* an illegal action raises, as the env does by default. Checkers that step unmasked samples (gymnasium's and
+  SB3's ``check_env``) need the env made with ``illegal_action="penalize"``: the offending step then ends the
+  episode with ``illegal_penalty`` and says why in ``info["illegal_action"]`` (``docs/interop.md``).
 
 The observation is the env's flat ``observation`` vector (its layout is the game's
 :class:`~cardenvs.core.layout.ObservationLayout`), scaled into [−1, 1] per feature by default.
@@ -109,7 +112,10 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward += self._play_opponents()
         terminated = self.env.terminations[self.agent]
         truncated = self.env.truncations[self.agent] and not terminated
-        return self._observe(), reward * self.reward_scale, terminated, truncated, {"seat": self.seat}
+        info: dict[str, Any] = {"seat": self.seat}
+        if "illegal_action" in self.env.infos[self.agent]:  # only under the env's illegal_action="penalize"
+            info["illegal_action"] = self.env.infos[self.agent]["illegal_action"]
+        return self._observe(), reward * self.reward_scale, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now (``bool``), as MaskablePPO asks for them."""
