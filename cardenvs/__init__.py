@@ -4,7 +4,8 @@
 >>> env = cardenvs.make("verish_ne_verish-v0", num_players=3)
 >>> env.reset(seed=0)
 
-Every id in :data:`ENV_IDS` is also registered with PettingZoo: ``pettingzoo.make("aec", id)``.
+Every id in :data:`ENV_IDS` is also registered with PettingZoo (1.27 on): ``pettingzoo.make("aec", id)``; each
+game module has PettingZoo classic's ``env()`` and ``raw_env()`` (``from cardenvs import kyuuri; kyuuri.env()``).
 Importing this package does not import torch or stable-baselines3.
 """
 
