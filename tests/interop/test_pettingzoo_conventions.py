@@ -71,7 +71,8 @@ class MaskedSeatsEnv(pettingzoo.utils.BaseWrapper, gymnasium.Env):  # type: igno
 
 @pytest.mark.parametrize("name", MODULES)
 def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: str) -> None:
-    """Train MaskablePPO on every seat at once for a few hundred steps, then play it against random play."""
+    """Train MaskablePPO on every seat at once (two rollouts of 64 steps), then play it against random play for up
+    to 200 decisions."""
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -81,16 +82,16 @@ def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: st
     env = MaskedSeatsEnv(env_fn.env())
     env.reset(seed=0)
     masked = ActionMasker(env, lambda e: e.action_mask())
-    model = MaskablePPO(MaskableActorCriticPolicy, masked, n_steps=128, batch_size=64, n_epochs=1, verbose=0)
+    model = MaskablePPO(MaskableActorCriticPolicy, masked, n_steps=64, batch_size=64, n_epochs=1, verbose=0)
     model.set_random_seed(0)
-    model.learn(total_timesteps=256)
+    model.learn(total_timesteps=128)
 
     env = env_fn.env()
     decisions = 0
     for game in range(2):
         env.reset(seed=game)
         env.action_space(env.possible_agents[0]).seed(game)
-        for agent in env.agent_iter(max_iter=300):
+        for agent in env.agent_iter(max_iter=100):
             obs, _, termination, truncation, _ = env.last()
             observation, action_mask = obs.values()
             if termination or truncation:
