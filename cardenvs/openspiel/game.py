@@ -8,6 +8,8 @@ action ids: composite moves keep their sub-steps, each a decision with its own e
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -115,6 +117,14 @@ def game_class(spec: GameSpec) -> type[CardGame]:
     return type(f"CardGame_{spec.name}", (CardGame,), {"spec": spec, "__module__": __name__})
 
 
+def clone_engine(engine: RulesEngine[Any]) -> RulesEngine[Any]:
+    """``engine.clone()``, sharing the logged events where the engine copies everything (the default ``clone``):
+    events never change once logged, and copying a long log took most of a late clone's time (57 ms of Kyuuri)."""
+    if type(engine).clone is not RulesEngine.clone:
+        return engine.clone()
+    return copy.deepcopy(engine, {id(event): event for event in engine.events.events})
+
+
 class Table:
     """A state's game in play: the engine and what OpenSpiel asks beyond it. Copying shares the spec, clones the
     engine (each engine's own fast ``clone``) and keeps the texts already made (strings do not change)."""
@@ -127,19 +137,19 @@ class Table:
         """(player, action) of every decision taken."""
         self.returns = np.zeros(n)
         self.rewards = np.zeros(n)
-        self.seen = [""] * n
-        self.seen_events = [0] * n
-        """Each seat's view of the event log as JSON lines (the first ``seen_events`` events), made on demand."""
+        self.forget_texts()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         twin = Table.__new__(Table)
         twin.__dict__.update(self.__dict__)
-        twin.engine = None if self.engine is None else self.engine.clone()
+        twin.engine = None if self.engine is None else clone_engine(self.engine)
         twin.decisions = list(self.decisions)
         twin.returns = self.returns.copy()
         twin.rewards = self.rewards.copy()
         twin.seen = list(self.seen)
         twin.seen_events = list(self.seen_events)
+        twin.turns = list(self.turns)
+        twin.turns_made = list(self.turns_made)
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
@@ -153,6 +163,24 @@ class Table:
     @property
     def truncated(self) -> bool:
         return len(self.decisions) >= self.spec.env.max_steps
+
+    def forget_texts(self) -> None:
+        """Start each seat's texts again (a re-dealt world: other seats' views differ in it)."""
+        n = self.spec.num_players
+        self.seen = [""] * n
+        self.seen_events = [0] * n
+        """Each seat's view of the event log as JSON lines (the first ``seen_events`` events), made on demand."""
+        self.turns = [""] * n
+        self.turns_made = [0] * n
+        """Each seat's record of the first ``turns_made`` decisions: its own action ids, the others' seats."""
+
+    def turns_text(self, seat: int) -> str:
+        """The decisions so far as ``seat`` knows them: its own by action id, the others' by who took them."""
+        done = self.turns_made[seat]
+        if done < len(self.decisions):
+            self.turns[seat] += "".join(f" {a}" if p == seat else f" p{p}" for p, a in self.decisions[done:])
+            self.turns_made[seat] = len(self.decisions)
+        return self.turns[seat]
 
     def view_text(self, seat: int) -> str:
         """The events ``seat`` has seen (public parts and its own private parts), one JSON object a line."""
@@ -248,35 +276,38 @@ class CardGameState(pyspiel.State):
         if self.table.engine is not None:
             rng = np.random.default_rng(int(probability_sampler() * 2**53))
             twin.table.engine = sample_world(self.table.engine, player_id, rng)
-            twin.table.seen = [""] * len(twin.table.seen)  # other seats' views differ in the new world
-            twin.table.seen_events = [0] * len(twin.table.seen_events)
+            twin.table.forget_texts()
         return twin
 
     def information_state_text(self, player: int) -> str:
         """Identifies ``player``'s information set: the events it has seen (its own hand and private parts, every
         public part), the decisions so far (its own by action id, the others' by who took them: which seat
-        decides, and how often, is public, and composite moves take several decisions) and its observation now.
+        decides, and how often, is public, and composite moves take several decisions) and a digest of its
+        observation now.
 
         The observation repeats what the events say in a true game; in a world re-dealt for another seat it is
         what keeps this seat's string true to its re-dealt hand (the engines re-deal cards, not the event log)."""
         table = self.table
         if table.engine is None:
             return f"player {player} before the deal"
-        turns = " ".join(str(a) if p == player else f"p{p}" for p, a in table.decisions)
-        return f"{table.view_text(player)}decisions: {turns}\n{self.observation_text(player)}"
+        digest = hashlib.blake2b(table.engine.observation(player).tobytes(), digest_size=16).hexdigest()
+        return f"player {player}\n{table.view_text(player)}decisions:{table.turns_text(player)}\nobservation {digest}"
 
     def observation_text(self, player: int) -> str:
         """``player``'s observation vector, feature group by feature group (groups that are all zero left out)."""
         engine = self.table.engine
         if engine is None:
             return f"player {player} before the deal"
-        vector = engine.observation(player)
+        vector = engine.observation(player).tolist()
         parts = [f"player {player}"]
         for name, feature in engine.layout.features.items():
             values = vector[feature.slice]
-            if values.any():
-                parts.append(f"{name}: " + " ".join(f"{v:g}" for v in values))
+            if any(values):
+                parts.append(f"{name}: " + " ".join(map(NUMBER.format, values)))
         return "\n".join(parts)
+
+
+NUMBER = "{:g}"
 
 
 class CardObserver:
