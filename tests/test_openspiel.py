@@ -37,7 +37,7 @@ def play_randomly(state: object, steps: int, rng: np.random.Generator) -> None:
 
 
 def test_every_registered_id_is_an_openspiel_game() -> None:
-    assert cos.GAME_NAMES == tuple(cos.PREFIX + cardenvs.registry.game_name(i) for i in cardenvs.ENV_IDS)
+    assert tuple(cos.PREFIX + cardenvs.registry.game_name(i) for i in cardenvs.ENV_IDS) == cos.GAME_NAMES
     for name, env_id in zip(cos.GAME_NAMES, cardenvs.ENV_IDS, strict=True):
         game = pyspiel.load_game(name)
         env = cardenvs.make_raw(env_id)
