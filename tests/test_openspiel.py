@@ -180,3 +180,14 @@ def test_observers_other_than_one_seats_are_refused() -> None:
     )
     with pytest.raises(Exception, match="one seat"):
         game.make_py_observer(public_only)
+
+
+def test_the_docs_page_runs_and_is_listed() -> None:
+    from tests.test_docs import DOCS, python_blocks
+
+    page = DOCS / "openspiel.md"
+    blocks = python_blocks(page)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), {})
+    assert "(openspiel.md)" in (DOCS / "index.md").read_text()
