@@ -93,6 +93,9 @@ def test_resample_from_infostate_redeals_what_the_player_cannot_see_and_keeps_wh
         assert world.legal_actions() == state.legal_actions()
         assert world.history() == state.history() and world.returns() == state.returns()
     assert {str(w) for w in worlds} - {str(state)}, "no sample re-dealt a hidden card"
+    # a Kyuuri game has deals to come: a sample must not replay the true ones (the engine's generator is reseeded)
+    true_future = state.table.engine.rng.bit_generator.state
+    assert all(w.table.engine.rng.bit_generator.state != true_future for w in worlds)
     others = [p for p in range(state.num_players()) if p != player]
     assert any(w.information_state_string(p) != state.information_state_string(p) for w in worlds for p in others)
 
