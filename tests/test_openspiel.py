@@ -85,7 +85,7 @@ def test_resample_from_infostate_redeals_what_the_player_cannot_see_and_keeps_wh
     state = dealt("python_cardenvs_kyuuri", seed=1)
     play_randomly(state, 9, np.random.default_rng(0))
     player = state.current_player()
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)  # seeded
     worlds = [state.resample_from_infostate(player, sampler) for _ in range(6)]
     for world in worlds:
         assert world.information_state_string(player) == state.information_state_string(player)
