@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from cardenvs.core.engine import RulesEngine
+from cardenvs.core.worlds import sample_world
 
 
 class InformationSets:
@@ -38,11 +39,7 @@ class InformationSets:
     def sample(self, rng: np.random.Generator) -> RulesEngine[Any]:
         """A world the deciding seat cannot tell from the true one, drawn with ``rng``; the caller may play it out."""
         game = self._game
-        world = game.resample_hidden(game.current_player, rng)
-        if isinstance(getattr(world, "rng", None), np.random.Generator):  # future chance is hidden too
-            world.rng = np.random.default_rng(int(rng.integers(2**63)))  # type: ignore[attr-defined]
-        world.take_rewards()  # rewards already paid belong to the real game, not to this sample's future
-        return world
+        return sample_world(game, game.current_player, rng)
 
 
 @runtime_checkable
