@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,11 @@ def case_id(case: tuple[str, dict[str, Any]]) -> str:
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This checkout built as a wheel (no dependencies), for the tests that install it into clean environments."""
     out = tmp_path_factory.mktemp("wheel")
-    pip = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)]
+    # Built from a copy: setuptools writes build/ inside the source tree, and test workers build at the same time.
+    source = out / "source"
+    skip = shutil.ignore_patterns(".git", ".venv", "runs", "build", "*.egg-info", "__pycache__", ".*_cache", "dist")
+    shutil.copytree(ROOT, source, symlinks=True, ignore=skip)
+    pip = [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)]
     subprocess.run(pip, check=True, cwd=out)
     (built,) = out.glob("cardenvs-*.whl")
     return built
