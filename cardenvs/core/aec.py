@@ -101,7 +101,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.action_table.size) for a in self.possible_agents}
+        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+            a: spaces.Discrete(self.action_table.size) for a in self.possible_agents
+        }
         self._no_mask = np.zeros(self.action_table.size, dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.game: RulesEngine[Any] | None = None
