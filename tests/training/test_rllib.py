@@ -16,8 +16,8 @@ from cardenvs.registry import make_raw
 
 pytest.importorskip("ray.rllib", reason="the cluster extra (ray[rllib]) is not installed")
 
-from cardenvs.experiments.train_rllib import RLlibArgs, build_args, check_args, module_of_seat, train  # noqa: E402
-from cardenvs.wrappers.rllib import RLlibEnv  # noqa: E402
+from cardenvs.experiments.train_rllib import RLlibArgs, build_args, check_args, module_of_seat, train
+from cardenvs.wrappers.rllib import RLlibEnv
 
 GAME = "zheng_shang_you-v0"
 OPTIONS = {"num_players": 4, "team_mode": "partners", "episode": "deal"}
@@ -56,8 +56,8 @@ def test_a_run_writes_rllib_checkpoints_numpy_actors_and_its_progress(final: Pat
 
 @pytest.mark.slow
 def test_the_numpy_actor_computes_the_rllib_modules_logits(final: Path) -> None:
-    from ray.rllib.core.rl_module.rl_module import RLModule
     import torch
+    from ray.rllib.core.rl_module.rl_module import RLModule
 
     module = RLModule.from_checkpoint(final / "learner_group" / "learner" / "rl_module" / "team_1")
     weights = ActorWeights.load(final / "team_1.npz")
