@@ -11,8 +11,10 @@ fix the sides for the whole episode (Zheng Shang You's 2 v 2 and 3 v 3). Goninka
 dealt by the cards each round, while RLlib fixes an agent's module when the agent first appears in an episode,
 so those games train one shared module (which reads its side from the observation).
 
-Without ``--address`` the command starts a small local Ray (``--num-cpus`` CPUs, 2 by default; no dashboard;
-a 100 MB object store) and needs ``num_env_runners`` of them (0 samples in the driver). Outputs go to ``--out``
+Without ``--address`` (and unless Ray already runs in the process) the command starts a small local Ray
+(``--num-cpus`` CPUs, 2 by default; no dashboard; a 100 MB object store) with one CPU for each env runner (0
+runners: sampling in the driver); ``--envs-per-runner`` steps several games per runner in one batch (far faster
+than one: each step is a forward pass of the module). Outputs go to ``--out``
 (default ``runs/rllib/<game>/seed<seed>``): ``args.json``, ``progress.jsonl`` (one line per iteration),
 RLlib checkpoints ``checkpoints/iter_N/`` (for RLlib; they are pickles: restore only your own) and, beside each,
 ``iter_N/<module>.npz``: the actor converted into the project's NumPy format, which plays anywhere as
@@ -213,7 +215,9 @@ def train(args: RLlibArgs) -> Path:
     out = args.run_dir()
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2) + "\n")
-    start_ray(args)
+    own_ray = not ray.is_initialized()  # a caller's Ray session (a notebook, the tests) is used and left running
+    if own_ray:
+        start_ray(args)
     try:
         algo = build_config(args).build_algo()
         start, steps = time.perf_counter(), 0
@@ -230,6 +234,7 @@ def train(args: RLlibArgs) -> Path:
                     "episode_len_mean": runners.get("episode_len_mean"),
                 }
                 log.write(json.dumps(row) + "\n")
+                log.flush()
                 print(f"iteration {iteration}: {steps} env steps, {row['seconds']} s", flush=True)
                 if args.checkpoint_every and iteration % args.checkpoint_every == 0 and iteration < args.iterations:
                     save(algo, args, out / "checkpoints" / f"iter_{iteration}", steps)
@@ -238,7 +243,8 @@ def train(args: RLlibArgs) -> Path:
         print(f"{steps} env steps in {seconds:.0f} s ({steps / max(seconds, 1e-9):.0f} steps/s); final {final}")
         algo.stop()
     finally:
-        ray.shutdown()
+        if own_ray:
+            ray.shutdown()
     return final
 
 

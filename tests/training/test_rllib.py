@@ -1,11 +1,14 @@
-"""A short RLlib run on a local Ray: team modules, their NumPy actors, and a tournament they play in."""
+"""A short RLlib run on a local Ray: the docs example, team modules, their NumPy actors, and a tournament."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +19,14 @@ from cardenvs.registry import make_raw
 
 pytest.importorskip("ray.rllib", reason="the cluster extra (ray[rllib]) is not installed")
 
-from cardenvs.experiments.train_rllib import RLlibArgs, build_args, check_args, module_of_seat, train
+from cardenvs.experiments.train_rllib import (
+    RLlibArgs,
+    build_args,
+    check_args,
+    module_of_seat,
+    start_ray,
+    train,
+)
 from cardenvs.wrappers.rllib import RLlibEnv
 
 GAME = "zheng_shang_you-v0"
@@ -40,8 +50,28 @@ def tiny(out: Path) -> RLlibArgs:
 
 
 @pytest.fixture(scope="module")
-def final(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def local_ray() -> Iterator[None]:
+    """One small local Ray for the module (starting it is most of the module's time)."""
+    import ray
+
+    start_ray(RLlibArgs())
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def final(local_ray: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return train(tiny(tmp_path_factory.mktemp("rllib")))
+
+
+@pytest.mark.slow
+def test_the_docs_example_trains_with_no_glue(local_ray: None) -> None:
+    page = Path(__file__).resolve().parents[2] / "docs" / "rllib.md"
+    (block,) = re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(page), "exec"), namespace)
+    assert namespace["result"]["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
+    namespace["algo"].stop()
 
 
 @pytest.mark.slow
