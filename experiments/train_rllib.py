@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.agents.sb3_policy import ACTIVATIONS, ActorWeights
+from cardenvs.agents.sb3_policy import ACTIVATIONS, ActorWeights, UntrustedCheckpointError
 from cardenvs.agents.tournament.hooks import hooks_for
 from cardenvs.experiments.train import load_config, parse_value
 from cardenvs.registry import definition, game_name, make_raw
@@ -179,16 +179,47 @@ def actor_weights(
 
 def export_modules(algo: Any, args: RLlibArgs, folder: Path, steps: int) -> list[Path]:
     """Write each module's actor as ``folder/<module>.npz`` (see :func:`actor_weights`)."""
+    modules = {m: algo.get_module(m) for m in sorted(set(module_of_seat(args)))}
+    return write_actors(modules, args.game, args.options, folder, {"steps": steps})
+
+
+def write_actors(
+    modules: Mapping[str, Any], game: str, options: dict[str, Any], folder: Path, meta: dict[str, Any]
+) -> list[Path]:
+    """``folder/<module id>.npz`` for each PPO module, with the observation scale of :class:`RLlibEnv` on ``game``."""
     from cardenvs.wrappers.rllib import RLlibEnv
 
-    scale = RLlibEnv(env=make_raw(args.game, **args.options)).scale
-    meta = {"env_id": definition(args.game).env_id, "options": args.options, "steps": steps, "trainer": "rllib"}
+    scale = RLlibEnv(env=make_raw(game, **options)).scale
+    meta = {"env_id": definition(game).env_id, "options": options, "trainer": "rllib", **meta}
     written = []
-    for module_id in sorted(set(module_of_seat(args))):
-        state = algo.get_module(module_id).get_state()
-        weights = actor_weights(state, args.activation, scale, {**meta, "module": module_id})
+    for module_id, module in modules.items():
+        activation = _model_setting(module, "fcnet_activation")
+        weights = actor_weights(module.get_state(), activation, scale, {**meta, "module": module_id})
         written.append(weights.save(folder / f"{module_id}.npz"))
     return written
+
+
+def _model_setting(module: Any, name: str) -> Any:
+    config = module.model_config
+    return config[name] if isinstance(config, Mapping) else getattr(config, name)
+
+
+def convert_checkpoint(folder: Path, game: str, options: dict[str, Any], trust: bool) -> list[Path]:
+    """Write the ``.npz`` actor of every module of an RLlib checkpoint folder (an ``iter_N/`` or ``final/`` of
+    this command, or any PPO checkpoint of RLlib's default MLP) beside its files. RLlib stores the modules as
+    pickles, which can run code when read: only with ``trust``."""
+    if not trust:
+        raise UntrustedCheckpointError(
+            f"{folder} is an RLlib checkpoint: reading its modules unpickles Python objects, which can run arbitrary "
+            "code; pass --trust only if you trust where it came from"
+        )
+    root = folder / "learner_group" / "learner" / "rl_module"
+    if not (folder / "rllib_checkpoint.json").is_file() or not root.is_dir():
+        raise ValueError(f"{folder} is not an RLlib algorithm checkpoint (no rllib_checkpoint.json and {root})")
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    modules = {path.name: RLModule.from_checkpoint(path) for path in sorted(root.iterdir()) if path.is_dir()}
+    return write_actors(modules, game, options, folder, {"from": str(folder)})
 
 
 def start_ray(args: RLlibArgs) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -116,6 +117,26 @@ def test_the_converted_team_modules_play_a_tournament_without_torch(final: Path,
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_a_trusted_rllib_checkpoint_converts_to_the_actors_training_wrote(final: Path, tmp_path: Path) -> None:
+    from cardenvs.experiments.convert_checkpoint import main as convert
+
+    copy = tmp_path / "final"
+    shutil.copytree(final, copy, ignore=shutil.ignore_patterns("*.npz"))
+    flags = ["--game", GAME, *(f"--option={k}={json.dumps(v)}" for k, v in OPTIONS.items())]
+    with pytest.raises(SystemExit, match="unpickles Python objects"):
+        convert([str(copy), *flags])
+    assert not list(copy.glob("*.npz"))
+    convert([str(copy), "--trust", *flags])
+    for module in ("team_0", "team_1"):
+        written, trained = ActorWeights.load(copy / f"{module}.npz"), ActorWeights.load(final / f"{module}.npz")
+        for (w, b), (w0, b0) in zip((*written.hidden, written.action), (*trained.hidden, trained.action), strict=True):
+            np.testing.assert_array_equal(w, w0)
+            np.testing.assert_array_equal(b, b0)
+        np.testing.assert_array_equal(written.obs_scale, trained.obs_scale)
+        assert written.activation == trained.activation and written.meta["options"] == OPTIONS
 
 
 def test_modules_follow_the_sides_the_options_fix_and_dealt_sides_are_refused() -> None:
