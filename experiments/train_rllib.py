@@ -159,19 +159,22 @@ class SeatModules:
 def actor_weights(
     state: Mapping[str, Any], activation: str, obs_scale: np.ndarray, meta: dict[str, Any]
 ) -> ActorWeights:
-    """The actor of a PPO module's state (NumPy arrays by name, as ``get_state()`` gives them: the
-    ``encoder.actor_encoder`` MLP, then the ``pi`` head) as :class:`ActorWeights`."""
+    """The actor of a PPO module's state (NumPy arrays by name, as ``get_state()`` gives them: the actor's MLP
+    encoder, then the ``pi`` head) as :class:`ActorWeights`."""
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"the NumPy actor computes {ACTIVATIONS} activations, this module uses {activation!r}")
     arrays = {name: np.asarray(value, dtype=np.float32) for name, value in state.items()}
 
     def linears(prefix: str) -> list[tuple[np.ndarray, np.ndarray]]:
         layers = sorted({int(k[len(prefix) :].split(".")[0]) for k in arrays if k.startswith(prefix)})
         return [(arrays[f"{prefix}{i}.weight"], arrays[f"{prefix}{i}.bias"]) for i in layers]
 
-    hidden = linears("encoder.actor_encoder.net.mlp.")
+    # the actor's own encoder, or the one it shares with the value function (vf_share_layers=True)
+    hidden = linears("encoder.actor_encoder.net.mlp.") or linears("encoder.encoder.net.mlp.")
     head = linears("pi.net.mlp.")
     if not hidden or len(head) != 1:
         raise ValueError(
-            f"expected an actor encoder MLP and a one-layer pi head (head_fcnet_hiddens=[]), found {len(hidden)} "
+            f"expected an MLP encoder and a one-layer pi head (head_fcnet_hiddens=[]), found {len(hidden)} "
             f"encoder and {len(head)} head layers in {sorted(arrays)}"
         )
     return ActorWeights(tuple(hidden), head[0], activation, obs_scale.astype(np.float32), meta)
@@ -200,8 +203,13 @@ def write_actors(
 
 
 def _model_setting(module: Any, name: str) -> Any:
+    """A setting of a module's model config (a dict of overrides, or RLlib's ``DefaultModelConfig``)."""
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+
     config = module.model_config
-    return config[name] if isinstance(config, Mapping) else getattr(config, name)
+    if isinstance(config, Mapping) or config is None:
+        return (config or {}).get(name, getattr(DefaultModelConfig(), name))
+    return getattr(config, name)
 
 
 def convert_checkpoint(folder: Path, game: str, options: dict[str, Any], trust: bool) -> list[Path]:

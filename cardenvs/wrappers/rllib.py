@@ -4,10 +4,8 @@
 >>> env = RLlibEnv({"game": "kyuuri-v0", "num_players": 3})
 >>> observations, infos = env.reset(seed=0)                          # {agent to act: {"observations", "action_mask"}}
 
-With PPO, the ``ActionMaskingTorchRLModule`` of RLlib's examples trains on it as it is::
-
-    config = PPOConfig().environment(RLlibEnv, env_config={"game": "kyuuri-v0"}).rl_module(
-        rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+PPO with the ``ActionMaskingTorchRLModule`` of RLlib's examples trains on it as it is (``docs/rllib.md`` has the
+config, which the tests run; ``python -m experiments.train_rllib`` is the full recipe).
 
 What it takes care of:
 

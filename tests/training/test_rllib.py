@@ -27,6 +27,7 @@ from cardenvs.experiments.train_rllib import (
     module_of_seat,
     start_ray,
     train,
+    write_actors,
 )
 from cardenvs.wrappers.rllib import RLlibEnv
 
@@ -137,6 +138,26 @@ def test_a_trusted_rllib_checkpoint_converts_to_the_actors_training_wrote(final:
             np.testing.assert_array_equal(b, b0)
         np.testing.assert_array_equal(written.obs_scale, trained.obs_scale)
         assert written.activation == trained.activation and written.meta["options"] == OPTIONS
+
+
+@pytest.mark.parametrize("model_config", [None, {"fcnet_hiddens": [16], "vf_share_layers": False}])
+def test_modules_with_rllibs_default_config_or_their_own_encoder_convert(model_config: Any, tmp_path: Path) -> None:
+    """Modules built outside the recipe (RLlib's default config shares the encoder with the value function)."""
+    import torch
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    env = RLlibEnv({"game": "kyuuri-v0", "num_players": 3})
+    observations, _ = env.reset(seed=1)
+    (agent,) = observations
+    spaces = {"observation_space": env.observation_spaces[agent], "action_space": env.action_spaces[agent]}
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config, **spaces).build()
+    (path,) = write_actors({"mine": module}, "kyuuri-v0", {"num_players": 3}, tmp_path, {})
+    batch = {"obs": {k: torch.from_numpy(v[None]) for k, v in observations[agent].items()}}
+    expected = module.forward_inference(batch)["action_dist_inputs"][0].detach().numpy()
+    legal = observations[agent]["action_mask"] == 1.0
+    got = ActorWeights.load(path).logits(env.env.observe(agent)["observation"])
+    np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-5)
 
 
 def test_modules_follow_the_sides_the_options_fix_and_dealt_sides_are_refused() -> None:
