@@ -2,12 +2,14 @@
 
     python -m experiments.convert_checkpoint runs/train/k1/final.zip --trust         # writes runs/train/k1/final.npz
     python -m experiments.convert_checkpoint mine.zip --trust --game kyuuri-v0 --option num_players=3 --out mine.npz
+    python -m experiments.convert_checkpoint runs/rllib/kyuuri/seed0/final --trust    # writes final/<module>.npz
 
 Loading an SB3 ``.zip`` unpickles Python objects, so a crafted file can run any code: convert only files whose
 origin you trust (``--trust`` says you do). The game and its options come from the run's ``args.json`` (the run
 folder of ``experiments.train``) unless ``--game`` / ``--option`` give them; they fix the observation scale the
 actor was trained with. ``experiments.train`` already writes the ``.npz`` beside each ``.zip``; this command is for
-a ``.zip`` that lost it or came from elsewhere.
+a ``.zip`` that lost it or came from elsewhere. An RLlib checkpoint folder (``experiments.train_rllib``'s, or any
+PPO one with RLlib's default MLP) gets one ``<module>.npz`` per module; its modules are pickles too.
 """
 
 from __future__ import annotations
@@ -53,16 +55,26 @@ def convert(checkpoint: Path, out: Path, game: str, options: dict[str, Any], tru
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("checkpoint", type=Path, help="an SB3 .zip written by experiments.train")
+    p.add_argument("checkpoint", type=Path, help="an SB3 .zip of experiments.train, or an RLlib checkpoint folder")
     p.add_argument("--trust", action="store_true", help="you trust the file's origin (loading it can run code)")
     p.add_argument("--game", help="env id (default: from the run's args.json)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (TOML value)")
     p.add_argument("--out", type=Path, help="the .npz to write (default: beside the .zip)")
     ns = p.parse_args(argv)
-    if not ns.checkpoint.is_file() or ns.checkpoint.suffix != ".zip":
-        raise SystemExit(f"no SB3 .zip checkpoint at {ns.checkpoint}")
+    is_rllib = ns.checkpoint.is_dir()
+    if not is_rllib and (not ns.checkpoint.is_file() or ns.checkpoint.suffix != ".zip"):
+        raise SystemExit(f"no SB3 .zip checkpoint or RLlib checkpoint folder at {ns.checkpoint}")
     options = {key: parse_value(value) for key, _, value in (o.partition("=") for o in ns.option)}
     game, options = game_of(ns.checkpoint, ns.game, options)
+    if is_rllib:
+        from cardenvs.experiments.train_rllib import convert_checkpoint
+
+        try:
+            for path in convert_checkpoint(ns.checkpoint, game, options, ns.trust):
+                print(f"wrote {path} ({game} {options}); it loads without pickle as ckpt:{path}")
+        except ValueError as error:
+            raise SystemExit(f"error: {error}") from error
+        return 0
     try:
         written = convert(ns.checkpoint, ns.out or ns.checkpoint.with_suffix(".npz"), game, options, ns.trust)
     except ValueError as error:
