@@ -46,6 +46,8 @@ class RulesEngine(ABC, Generic[OptionsT]):
     events: EventLog
     layout: ObservationLayout
     actions: ActionTable
+    rng: np.random.Generator
+    """The generator later deals of a match come from."""
 
     @property
     def is_terminal(self) -> bool:
@@ -182,6 +184,11 @@ class GameDefinition(Generic[OptionsT]):
     """Options the benchmark measures (default rules at the largest player count)."""
     docs_page: str = ""
     """Name of the page under ``docs/games/`` (default: ``name``); games may share one page."""
+    write_position: Callable[[Any, int | None], list[tuple[str, str]]] | None = None
+    """An engine's position lines as a seat knows them (``None``: all); see :mod:`cardenvs.core.position`."""
+    read_position: Callable[[OptionsT, Any, np.random.Generator], RulesEngine[OptionsT]] | None = None
+    """The engine a position's lines (a :class:`~cardenvs.core.position.PositionFields`) describe, ``?`` cards dealt
+    from the generator."""
 
     @property
     def env_id(self) -> str:
