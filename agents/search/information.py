@@ -40,7 +40,7 @@ class InformationSets:
         game = self._game
         world = game.resample_hidden(game.current_player, rng)
         if isinstance(getattr(world, "rng", None), np.random.Generator):  # future chance is hidden too
-            world.rng = np.random.default_rng(int(rng.integers(2**63)))  # type: ignore[attr-defined]
+            world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world.take_rewards()  # rewards already paid belong to the real game, not to this sample's future
         return world
 
