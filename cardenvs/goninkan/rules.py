@@ -19,6 +19,7 @@ from cardenvs.core.cards import SPADES, SUIT_TEXT, card_text, parse_cards, rank_
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
+from cardenvs.core.options import deal_seat
 from cardenvs.core.tricks import PlayedCards, Trick, record_void
 from cardenvs.goninkan import knowledge
 from cardenvs.goninkan.actions import (
@@ -127,7 +128,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         options: OptionsT,
         hands: Sequence[str],
         *,
-        dealer: int = 0,
+        dealer: int | None = None,
         round_number: int = 1,
         deal: int = 1,
         kankei: Sequence[int] | None = None,
@@ -152,8 +153,9 @@ class KankeiGame(RulesEngine[OptionsT]):
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
+        dealer = deal_seat("dealer", dealer, options.dealer, n)
         bad_round = not 1 <= round_number <= options.n_rounds
-        if bad_round or not 0 <= dealer < n or deal not in (1, 2, 3):
+        if bad_round or deal not in (1, 2, 3):
             raise InvalidOptionError(
                 f"need 1 <= round_number <= {options.n_rounds}, a dealer in 0..{n - 1} and deal 1, 2 or 3; "
                 f"got round_number={round_number}, dealer={dealer}, deal={deal}"

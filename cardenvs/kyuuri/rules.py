@@ -18,6 +18,7 @@ from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_index
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
+from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat
 from cardenvs.core.tricks import PlayedCards, Trick, winning_position
 from cardenvs.kyuuri.actions import ACTIONS, PlayRank
@@ -99,7 +100,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         options: KyuuriOptions,
         hands: Sequence[str],
         *,
-        dealer: int = 0,
+        dealer: int | None = None,
         penalties: Sequence[int] | None = None,
         eliminated: Sequence[int] = (),
         cucumbers: Sequence[int] = (),
@@ -109,15 +110,15 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
     ) -> Self:
         """A game from an explicit deal, for tests and analysis.
 
-        ``hands[i]`` lists player ``i``'s ranks as text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player);
-        the stock is the rest of the 52 cards. ``penalties``, ``eliminated`` and ``cucumbers`` set the scores
-        so far, ``deals_played`` the deals already completed, and ``later_deals`` the hands of the following
-        deals, in order, each read when its deal starts (random deals follow once they run out)."""
+        ``dealer`` defaults to the options' dealer (else seat 0). ``hands[i]`` lists player ``i``'s ranks as
+        text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player); the stock is the rest of the 52 cards.
+        ``penalties``, ``eliminated`` and ``cucumbers`` set the scores so far, ``deals_played`` the deals already
+        completed, and ``later_deals`` the hands of the following deals, in order, each read when its deal starts
+        (random deals follow once they run out)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
-        if not 0 <= dealer < n:
-            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        dealer = deal_seat("dealer", dealer, options.dealer, n)
         if not 0 <= deals_played < options.deals_cap:
             raise InvalidOptionError(f"deals_played must be in 0..{options.deals_cap - 1}, got {deals_played}")
         game.dealer = dealer

@@ -18,7 +18,7 @@ from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.layout import ObservationLayout
-from cardenvs.core.options import require
+from cardenvs.core.options import deal_seat, require
 from cardenvs.core.seating import next_seat
 from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
 from cardenvs.verish_ne_verish.encoding import encode, observation_layout
@@ -88,14 +88,15 @@ class VerishGame(BluffingGame[VerishOptions]):
         options: VerishOptions,
         hands: Sequence[str],
         set_aside: str,
-        dealer: int = 0,
+        dealer: int | None = None,
         rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"7 7 K A"``),
-        ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly."""
+        ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly. ``dealer``
+        defaults to the options' dealer (else seat 0)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
-        game.dealer = dealer
+        game.dealer = deal_seat("dealer", dealer, options.dealer, game.num_players)
         aside = game._counts_from_text(set_aside)
         if aside.sum() != 1:
             raise InvalidOptionError(f"exactly one card is set aside, got {set_aside!r}")

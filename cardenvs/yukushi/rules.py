@@ -21,6 +21,7 @@ from cardenvs.core.cards import STANDARD_52
 from cardenvs.core.challenge import ChallengeWindow
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat
 from cardenvs.yukushi.actions import Decline, Pass, action_table
 from cardenvs.yukushi.encoding import encode, observation_layout
@@ -51,13 +52,18 @@ class YukushiGame(BluffingGame[YukushiOptions]):
     # ------------------------------------------------------------------ set-up
     @classmethod
     def from_deal(
-        cls, options: YukushiOptions, hands: Sequence[str], leader: int = 0, rng: np.random.Generator | None = None
+        cls,
+        options: YukushiOptions,
+        hands: Sequence[str],
+        leader: int | None = None,
+        rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"2 2 10 K"``); the
-        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative."""
+        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative (default: the
+        options' leader, else seat 0)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
-        game.leader = leader
+        game.leader = deal_seat("leader", leader, options.leader, game.num_players)
         game._start_game(game._hands_from_text(hands))
         return game
 
