@@ -15,14 +15,14 @@ Lines (ranks as in the game's deck, ``?`` an unknown card, ``-`` nothing):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable, Play
 from cardenvs.core.bluffing_game import BluffingGame
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields
+from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number
 
 
 @dataclass
@@ -33,6 +33,11 @@ class Cards:
     unknown: int = 0
     dealt: int = 0
     """How many of the cards were dealt to ``?`` places (a contradiction there may be the deal's luck)."""
+    open_size: bool = False
+    """Written ``?*``: an unknown number of unknown cards (where counts are hidden), at least ``low``, at most
+    ``high``."""
+    low: int = 0
+    high: int = 52
 
     @property
     def size(self) -> int:
@@ -45,10 +50,26 @@ class UnknownPlaces:
 
     places: list[Cards] = field(default_factory=list)
 
-    def add(self, cards: Cards) -> Cards:
-        if cards.unknown:
+    def add(self, cards: Cards, low: int = 0, high: int = 52) -> Cards:
+        if cards.unknown or cards.open_size:
+            cards.low, cards.high = low, high
             self.places.append(cards)
         return cards
+
+    def _open_sizes(self, spare: int, rng: np.random.Generator) -> None:
+        """Share ``spare`` cards among the ``?*`` places (each its ``low`` first, then one at a time at random)."""
+        open_places = [p for p in self.places if p.open_size]
+        spare -= sum(p.low for p in open_places)
+        for p in open_places:
+            p.unknown += p.low
+        while spare > 0:
+            room = [p for p in open_places if p.unknown < p.high - int(p.counts.sum())]
+            if not room:
+                break
+            room[int(rng.integers(len(room)))].unknown += 1
+            spare -= 1
+        if spare:
+            raise PositionError("the '?*' places cannot hold the cards missing from the position")
 
     def fill(self, game: BluffingGame[Any], known_total: np.ndarray, rng: np.random.Generator) -> None:
         """Deal the cards that no line names to the ``?`` places (sorted, then shuffled by ``rng``)."""
@@ -58,6 +79,9 @@ class UnknownPlaces:
             extra = ", ".join(f"{labels[k]} {int(-totals[k])} time(s) too many" for k in np.flatnonzero(totals < 0))
             raise PositionError(f"the position holds more cards than the {game.deck.name} deck: {extra}")
         wanted = sum(p.unknown for p in self.places)
+        if any(p.open_size for p in self.places) and int(totals.sum()) >= wanted:
+            self._open_sizes(int(totals.sum()) - wanted, rng)
+            wanted = int(totals.sum())
         if int(totals.sum()) != wanted:
             raise PositionError(
                 f"the position writes {wanted} unknown card(s) '?' but {int(totals.sum())} card(s) of the "
@@ -75,8 +99,13 @@ class UnknownPlaces:
             place.dealt, place.unknown = place.unknown, 0
 
 
-def cards_text(game: BluffingGame[Any], counts: np.ndarray, unknown: int = 0) -> str:
-    text = " ".join(filter(None, [game._ranks_text(counts), " ".join([UNKNOWN] * unknown)]))
+OPEN_SIZE = "?*"
+"""Some unknown cards, how many unknown too (where counts are hidden)."""
+
+
+def cards_text(game: BluffingGame[Any], counts: np.ndarray, unknown: int = 0, open_size: bool = False) -> str:
+    hidden = OPEN_SIZE if open_size else " ".join([UNKNOWN] * unknown)
+    text = " ".join(filter(None, [game._ranks_text(counts), hidden]))
     return text or EMPTY
 
 
@@ -85,16 +114,39 @@ def read_cards(game: BluffingGame[Any], fields: PositionFields, key: str, text: 
         return Cards(np.zeros(game.num_ranks, dtype=np.int16))
     tokens = text.split()
     try:
-        counts = game._counts_from_text(" ".join(t for t in tokens if t != UNKNOWN))
+        counts = game._counts_from_text(" ".join(t for t in tokens if t not in (UNKNOWN, OPEN_SIZE)))
     except InvalidOptionError as error:
         raise fields.error(key, str(error)) from None
-    return Cards(counts, tokens.count(UNKNOWN))
+    if OPEN_SIZE in tokens and (tokens.count(OPEN_SIZE) > 1 or UNKNOWN in tokens):
+        raise fields.error(key, f"'{OPEN_SIZE}' stands alone for all of a place's unknown cards")
+    return Cards(counts, tokens.count(UNKNOWN), open_size=OPEN_SIZE in tokens)
 
 
 def _rank(game: BluffingGame[Any], fields: PositionFields, key: str, text: str) -> int:
     if text not in game.rank_labels:
         raise fields.error(key, f"{text!r} is not a rank of the deck ({' '.join(game.rank_labels)})")
     return game.rank_labels.index(text)
+
+
+GameT = TypeVar("GameT", bound=BluffingGame[Any])
+
+
+def match_lines(game: BluffingGame[Any]) -> Lines:
+    """``game`` (1-based game of the match) and ``points`` (match points per seat)."""
+    n_games: int = game.options.n_games
+    return [
+        ("game", str(min(game.games_played + 1, n_games))),
+        ("points", " ".join(format_number(p) for p in game.match_points)),
+    ]
+
+
+def new_game(cls: type[GameT], options: Any, fields: PositionFields, rng: np.random.Generator) -> GameT:
+    """A bare engine of ``cls`` with the match lines read (the caller reads the rest)."""
+    game = cls.__new__(cls)
+    game._setup(options, rng)  # type: ignore[attr-defined]
+    game.games_played = fields.integer("game", 1, options.n_games) - 1
+    game.match_points[:] = fields.numbers("points", game.num_players, [0.0] * game.num_players)
+    return game
 
 
 # ---------------------------------------------------------------------------------------------------- writing
@@ -107,7 +159,8 @@ def write_table(game: BluffingGame[Any], seat: int | None, count_public: bool = 
             lines.append((f"hand {s}", cards_text(game, t.hands[s])))
         else:
             known = t.known_held[seat, s]
-            lines.append((f"hand {s}", cards_text(game, known, t.hand_sizes[s] - int(known.sum()))))
+            hidden = t.hand_sizes[s] - int(known.sum())
+            lines.append((f"hand {s}", cards_text(game, known, hidden, open_size=not count_public)))
     lines.append(("pile", _pile_text(game, seat, count_public)))
     lines.append(("building", _building_text(game, seat)))
     for row in range(n):
@@ -145,12 +198,14 @@ def _building_text(game: BluffingGame[Any], seat: int | None) -> str:
     parts = []
     if t.building_rank >= 0:
         parts.append(f"declared {game.rank_labels[t.building_rank]}")
-    if t.building_count:
-        mine = seat is None or seat == game.current_player
+    mine = seat is None or seat == game.current_player
+    if t.building_count and (mine or not t.hidden_count):
         parts.append("cards " + (cards_text(game, t.building) if mine else " ".join([UNKNOWN] * t.building_count)))
+    elif t.building_count:  # another's hidden-count play: only its steps are public, not picks against dones
+        parts.append(f"steps {t.building_count + t.building_closed}")
     if t.building_declared_count >= 0:
         parts.append(f"count {t.building_declared_count}")
-    if t.building_closed:
+    if t.building_closed and (mine or not t.hidden_count):
         parts.append(f"done {t.building_closed}")
     return "; ".join(parts) or EMPTY
 
@@ -168,6 +223,8 @@ class TableText:
     building: Cards | None = None
     building_declared_count: int = -1
     building_closed: int = 0
+    building_steps: int = 0
+    """Picks and dones of another's hidden-count play, split at random on reading."""
     known: dict[int, list[Cards]] = field(default_factory=dict)
 
 
@@ -188,7 +245,8 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
             if not colon or not who.strip().isdigit() or not 0 <= int(who) < n:
                 raise fields.error("pile", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}, got {part!r}")
             declared = int(says) if says.strip().isdigit() else None
-            plays.append((int(who), unknown.add(read_cards(game, fields, "pile", cards_part.strip())), declared))
+            cards = read_cards(game, fields, "pile", cards_part.strip())
+            plays.append((int(who), unknown.add(cards, 1, game.table.max_play), declared))
     text = TableText(hands, claim_rank, plays)
     building = fields.take("building", EMPTY)
     for part in [] if building == EMPTY else [p.strip() for p in building.split(";")]:
@@ -197,8 +255,9 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
             text.building_rank = _rank(game, fields, "building", value.strip())
         elif label == "cards":
             text.building = read_cards(game, fields, "building", value.strip())
-        elif label in ("count", "done") and value.strip().isdigit():
-            setattr(text, "building_declared_count" if label == "count" else "building_closed", int(value))
+        elif label in ("count", "done", "steps") and value.strip().isdigit():
+            attribute = {"count": "building_declared_count", "done": "building_closed", "steps": "building_steps"}
+            setattr(text, attribute[label], int(value))
         else:
             raise fields.error("building", f"unknown part {part!r} (declared RANK; cards CARDS; count N; done N)")
     public = _read_known(game, fields, "known public", [Cards(np.zeros(game.num_ranks, dtype=np.int16))] * n)
@@ -206,6 +265,12 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
     for row in range(n):
         text.known[row] = _read_known(game, fields, f"known {row}", public)
     return text
+
+
+def known_total(text: TableText, *others: Cards) -> np.ndarray:
+    """Rank counts of the cards the lines name (before ``?`` is dealt): hands, plays and ``others``."""
+    places = [*text.hands, *(cards for _, cards, _ in text.plays), *others]
+    return np.asarray(np.sum([c.counts for c in places], axis=0, dtype=np.int16))
 
 
 def _read_known(game: BluffingGame[Any], fields: PositionFields, key: str, default: list[Cards]) -> list[Cards]:
@@ -231,6 +296,8 @@ def build_table(game: BluffingGame[Any], text: TableText, rng: np.random.Generat
     t.claim_rank = text.claim_rank
     for seat, cards, declared in text.plays:
         count = int(cards.counts.sum())
+        if not 1 <= count <= t.max_play:
+            raise PositionError(f"player {seat}'s play on the pile holds {count} cards; a play holds 1..{t.max_play}")
         t.plays.append(Play(seat, cards.counts, count, text.claim_rank, count if declared is None else declared))
         t.pile_by_seat[seat] += cards.counts
         t.pile_count_by_seat[seat] += count
@@ -239,6 +306,10 @@ def build_table(game: BluffingGame[Any], text: TableText, rng: np.random.Generat
     t.building_declared_count = text.building_declared_count
     t.building_closed = text.building_closed
     builder = game.current_player
+    if text.building_steps:  # another's hidden-count play: at least one pick, the rest dones
+        picks = 1 + int(rng.integers(min(text.building_steps, int(t.hands[builder].sum()))))
+        text.building = Cards(np.zeros(game.num_ranks, dtype=np.int16), picks)
+        t.building_closed = text.building_steps - picks
     if text.building is not None and text.building.size:
         if builder < 0:
             raise PositionError("the position has a play under construction but nobody to act")

@@ -13,7 +13,17 @@ import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.bluffing_game import rank_totals
-from cardenvs.core.claim_position import UnknownPlaces, build_table, cards_text, read_cards, read_table, write_table
+from cardenvs.core.claim_position import (
+    UnknownPlaces,
+    build_table,
+    cards_text,
+    known_total,
+    match_lines,
+    new_game,
+    read_cards,
+    read_table,
+    write_table,
+)
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.position import (
     EMPTY,
@@ -22,7 +32,6 @@ from cardenvs.core.position import (
     PositionFields,
     UnluckyDeal,
     deal_unknown,
-    format_number,
     seats_text,
 )
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishGame, VerishOptions
@@ -42,9 +51,8 @@ def write_position(game: VerishGame, seat: int | None) -> Lines:
     """The position's lines as ``seat`` knows them (``None``: the whole state)."""
     phase = phase_of(game)
     lines: Lines = [
-        ("game", str(min(game.games_played + 1, game.options.n_games))),
+        *match_lines(game),
         ("dealer", str(game.dealer)),
-        ("points", " ".join(format_number(p) for p in game.match_points)),
         ("phase", phase),
         ("turn", str(game.current_player) if phase != "over" else EMPTY),
     ]
@@ -66,12 +74,9 @@ def read_position(options: VerishOptions, fields: PositionFields, rng: np.random
 
 
 def _read(options: VerishOptions, fields: PositionFields, rng: np.random.Generator) -> VerishGame:
-    game = VerishGame.__new__(VerishGame)
-    game._setup(options, rng)
+    game = new_game(VerishGame, options, fields, rng)
     n = game.num_players
-    game.games_played = fields.integer("game", 1, options.n_games) - 1
     game.dealer = fields.integer("dealer", 0, n - 1)
-    game.match_points[:] = fields.numbers("points", n, [0.0] * n)
     phase = fields.choice("phase", PHASES)
     if phase == "over":
         raise PositionError("the position's game is over (phase: over): there is no decision to start from")
@@ -96,9 +101,7 @@ def _read(options: VerishOptions, fields: PositionFields, rng: np.random.Generat
         game.discarded[game.rank_labels.index(label)] = True
     game.exit_order = fields.seats("out", n)
     game.out = [s in game.exit_order for s in range(n)]
-    known_total = sum((c.counts for c in [*table_text.hands, aside]), np.zeros(game.num_ranks, dtype=np.int16))
-    known_total += sum((c.counts for _, c, _ in table_text.plays), np.zeros(game.num_ranks, dtype=np.int16))
-    unknown.fill(game, known_total + 4 * game.discarded, rng)
+    unknown.fill(game, known_total(table_text, aside) + 4 * game.discarded, rng)
     game.aside = aside.counts
     build_table(game, table_text, rng)
     game.table.removed_public[:] = 4 * game.discarded
