@@ -3,6 +3,8 @@ reset-option protocol and its errors."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from cardenvs.core.position import PositionError
 from cardenvs.testing.positions import position_round_trip_property
 from tests.conftest import case_id, registry_cases
 
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 CASES = [c for c in registry_cases() if cardenvs.definition(c[0]).read_position is not None]
 
 
@@ -44,3 +47,13 @@ def test_misspelt_lines_are_not_ignored() -> None:
     text = env.unwrapped.position() + "dealr: 1\n"
     with pytest.raises(PositionError, match=r"unknown position line.*dealr"):
         env.reset(seed=0, options={"position": text})
+
+
+@pytest.mark.parametrize("page", ["verish_ne_verish", "kyuuri", "yukushi"])
+def test_the_position_examples_of_the_docs_run(page: str) -> None:
+    text = (DOCS / "games" / f"{page}.md").read_text()
+    section = text.split("## Positions", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert blocks, f"docs/games/{page}.md has no position example"
+    for block in blocks:
+        exec(compile(block, f"docs/games/{page}.md", "exec"), {})

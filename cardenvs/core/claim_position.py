@@ -144,7 +144,7 @@ def new_game(cls: type[GameT], options: Any, fields: PositionFields, rng: np.ran
     """A bare engine of ``cls`` with the match lines read (the caller reads the rest)."""
     game = cls.__new__(cls)
     game._setup(options, rng)  # type: ignore[attr-defined]
-    game.games_played = fields.integer("game", 1, options.n_games) - 1
+    game.games_played = fields.integer("game", 1, options.n_games, 1) - 1
     game.match_points[:] = fields.numbers("points", game.num_players, [0.0] * game.num_players)
     return game
 

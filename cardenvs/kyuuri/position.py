@@ -78,7 +78,7 @@ def read_position(options: KyuuriOptions, fields: PositionFields, rng: np.random
     game = KyuuriGame.__new__(KyuuriGame)
     game._setup(options, rng)
     n = game.num_players
-    game.deals_played = fields.integer("deal", 1, options.deals_cap) - 1
+    game.deals_played = fields.integer("deal", 1, options.deals_cap, 1) - 1
     game.dealer = fields.integer("dealer", 0, n - 1)
     penalties = [int(p) for p in fields.numbers("penalties", n, [0] * n)]
     if not all(0 <= p <= options.penalty_bound for p in penalties):
