@@ -92,6 +92,19 @@ def check_position_round_trip(
     return True
 
 
+def check_positions(env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0) -> int:
+    """Round trips at a few depths of ``games`` seeded games (none for a game without a notation); returns how
+    many positions were checked."""
+    env = build_env(env_id, options)
+    if not supports_positions(env):
+        return 0
+    checked = 0
+    for k in range(games):
+        for steps in (0, 7 + 13 * k, 60 + 40 * k):
+            checked += check_position_round_trip(env_id, options, seed + k, steps, future=150)
+    return checked
+
+
 def position_round_trip_property(env_id: EnvSpec, options: Mapping[str, Any], examples: int = 8) -> None:
     """:func:`check_position_round_trip` over ``examples`` Hypothesis-drawn seeds and depths (needs the
     ``hypothesis`` package, a test dependency)."""
