@@ -57,13 +57,32 @@ hand 2: ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ?
 pile: claim 7; 0: ? ?
 """
 
+ZSY_TWO_OUT = """
+dealer: 0
+turn: 3
+top: 2: set of 2×9: 9♣ 9♥
+trick: 1: 7♠ 7♦; 2: 9♣ 9♥
+out: 0 4
+hand 0: -
+hand 1: ? ? ? ?
+hand 2: ? ? ?
+hand 3: 3♣ 5♦ 10♠ 10♥ J♣ RJ
+hand 4: -
+played 0: ? ? ? ? ? ? ? ? ? ? ?
+played 1: 7♠ 7♦ ? ? ? ? ?
+played 2: 9♣ 9♥ ? ? ? ? ? ?
+played 3: ? ? ? ? ?
+played 4: ? ? ? ? ? ? ? ? ? ?
+"""
+
 CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("verish_ne_verish-v0", {"num_players": 4}, VERISH_PILE),
     ("verish_ne_verish-v0", {"num_players": 3, "deck_size": 36, "quad_discard_optional": True}, None),
     ("yukushi-v0", {"num_players": 3, "challenge_model": "A"}, YUKUSHI_RUN),
     ("yukushi-v0", {"num_players": 4, "allow_count_mismatch": True, "max_play": 2}, None),
     ("kyuuri-v0", {"num_players": 4}, KYUURI_TRICK),
-    ("zheng_shang_you-v0", {}, None),
+    ("zheng_shang_you-v0", {"num_players": 5}, ZSY_TWO_OUT),
+    ("zheng_shang_you-v0", {"num_players": 4, "target_points": 4}, None),
     ("goninkan-v1", {}, None),
     ("yoninkan-v1", {}, None),
 ]

@@ -49,7 +49,7 @@ def test_misspelt_lines_are_not_ignored() -> None:
         env.reset(seed=0, options={"position": text})
 
 
-@pytest.mark.parametrize("page", ["verish_ne_verish", "kyuuri", "yukushi"])
+@pytest.mark.parametrize("page", ["verish_ne_verish", "kyuuri", "yukushi", "zheng_shang_you"])
 def test_the_position_examples_of_the_docs_run(page: str) -> None:
     text = (DOCS / "games" / f"{page}.md").read_text()
     section = text.split("## Positions", 1)[1].split("\n## ", 1)[0]

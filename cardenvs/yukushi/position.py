@@ -98,7 +98,7 @@ def _read(options: YukushiOptions, fields: PositionFields, rng: np.random.Genera
     game.flushed_counts = [int(c.counts.sum()) for c in flushed]
     game.flushed_total = sum(game.flushed_counts)
     game.window = _read_window(game, fields)
-    _check(game, [h.dealt > 0 for h in table_text.hands])
+    _check(game, [h.dealt > 0 or h.open_size for h in table_text.hands])
     return game
 
 
