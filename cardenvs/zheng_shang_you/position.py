@@ -242,7 +242,8 @@ def _read_trick(game: ZsyGame, fields: PositionFields) -> None:
 def _combo(game: ZsyGame, fields: PositionFields, key: str, cards: list[int], description: str = "") -> Combo:
     found = [c for c in legal_combos(to_bits(cards), None, game.rules) if sorted(c.cards) == sorted(cards)]
     if description:
-        found = [c for c in found if c.describe() == description]
+        kind = description.rpartition(":")[0].strip()  # the cards may be written in any order
+        found = [c for c in found if c.describe().rpartition(":")[0] == kind]
     if not found:
         raise fields.error(key, f"{text(cards)} is not a combination{' described so' if description else ''}")
     return found[0]
