@@ -14,6 +14,7 @@ from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import PositionError
 from cardenvs.testing.positions import position_round_trip_property
 from tests.conftest import case_id, registry_cases
+from tests.playthroughs import KYUURI_TRICK, VERISH_PILE, ZSY_TWO_OUT
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 CASES = [c for c in registry_cases() if cardenvs.definition(c[0]).read_position is not None]
@@ -59,19 +60,6 @@ def test_the_position_examples_of_the_docs_run(page: str) -> None:
         exec(compile(block, f"docs/games/{page}.md", "exec"), {})
 
 
-VERISH_PILE = """
-dealer: 3
-phase: play
-turn: 3
-hand 0: ? ? ? ? ? ? ? ? ? ? ?
-hand 1: ? ? ? ? ? ? ? ? ? ? ?
-hand 2: ? ? ? ? ? ? ? ? ? ? ?
-hand 3: 2 2 4 6 8 8 10 J Q K A A
-pile: claim 7; 0: 7 7; 1: ? ?; 2: ? ?
-set aside: ?
-"""
-
-
 def _start(env_id: str, position: str, **options: Any) -> Any:
     env = cardenvs.make(env_id, **options)
     env.reset(seed=0, options={"position": position})
@@ -90,91 +78,43 @@ def test_a_seat_view_and_a_seed_make_one_sampled_world() -> None:
     assert "hand 3: 2 2 4 6 8 8 10 J Q K A A" in first.unwrapped.position()
 
 
-@pytest.mark.parametrize(
-    ("change", "problem"),
-    [
-        (("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 2 2 6 8 8 10 J Q K A"), "four of a kind"),
-        (("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 4 6 8 8 10 J Q K A A K"), "unknown card"),
-        (("turn: 3", "turn: 2"), "made the latest play"),
-        (("phase: play", "phase: lead"), "pile is not empty"),
-        (("turn: 3", "turn: 4"), r"0\.\.3"),
-        (("set aside: ?", "set aside: ? ?"), "exactly one card is set aside"),
-        (("pile: claim 7;", "pile: claim 1;"), "not a rank"),
-    ],
-)
-def test_impossible_verish_positions_name_the_problem(change: tuple[str, str], problem: str) -> None:
+VERISH = ("verish_ne_verish-v0", VERISH_PILE, {"num_players": 4})
+KYUURI = ("kyuuri-v0", KYUURI_TRICK, {"num_players": 4})
+ZSY = ("zheng_shang_you-v0", ZSY_TWO_OUT, {"num_players": 5})
+IMPOSSIBLE = [
+    (VERISH, ("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 2 2 6 8 8 10 J Q K A"), "four of a kind"),
+    (VERISH, ("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 4 6 8 8 10 J Q K A A K"), "unknown card"),
+    (VERISH, ("turn: 3", "turn: 2"), "made the latest play"),
+    (VERISH, ("phase: play", "phase: lead"), "pile is not empty"),
+    (VERISH, ("turn: 3", "turn: 4"), r"0\.\.3"),
+    (VERISH, ("set aside: ?", "set aside: ? ?"), "exactly one card is set aside"),
+    (VERISH, ("pile: claim 7;", "pile: claim 1;"), "not a rank"),
+    (KYUURI, ("turn: 0", "turn: 1"), "player 0's turn"),
+    (KYUURI, ("dealer: 0", "dealer: 0\npenalties: 0 0 0 99"), "each penalty is in"),
+    (
+        KYUURI,
+        ("played 2: 8 9 9 Q\nplayed 3: 5 6 J K\nstock: ?", "played 2: 8 9 Q\nplayed 3: 5 6 J K\nstock: ? ?"),
+        "played 3",
+    ),
+    (KYUURI, ("trick: leader 2; 2: 9; 3: J", "trick: leader 2; 3: J; 2: 9"), "follow the leader"),
+    (KYUURI, ("hand 0: 5 7 Q A", "hand 0: Q Q Q Q"), "more than 4 cards of rank"),
+    (KYUURI, ("hand 0: 5 7 Q A\nhand 1: ? ? ? ?", "hand 0: 5 7 Q A ?\nhand 1: ? ? ?"), "in the game holds 4"),
+    (ZSY, ("hand 3: 3♣ 5♦", "hand 3: 9♣ 5♦"), "appear twice"),
+    (ZSY, ("turn: 3", "turn: 2"), "made the play on top"),
+    (ZSY, ("out: 0 4", "out: 0"), "no cards but is not out"),
+    (ZSY, ("top: 2: set of 2×9: 9♣ 9♥", "top: 1: set of 2×7: 7♠ 7♦"), "the trick's latest play"),
+    (ZSY, ("hand 0: -", "hand 0: ?"), "unknown card"),
+]
+
+
+@pytest.mark.parametrize(("case", "change", "problem"), IMPOSSIBLE, ids=[f"{c[0][0]}-{c[2]}" for c in IMPOSSIBLE])
+def test_impossible_positions_name_the_problem(
+    case: tuple[str, str, dict[str, Any]], change: tuple[str, str], problem: str
+) -> None:
+    env_id, position, options = case
+    assert change[0] in position
     with pytest.raises(PositionError, match=problem):
-        _start("verish_ne_verish-v0", VERISH_PILE.replace(*change), num_players=4)
-
-
-KYUURI_TRICK = """
-dealer: 0
-tricks: 3
-trick: leader 2; 2: 9; 3: J
-turn: 0
-hand 0: 5 7 Q A
-hand 1: ? ? ? ?
-hand 2: ? ? ?
-hand 3: ? ? ?
-played 0: 2 6 K
-played 1: 3 4 10
-played 2: 8 9 9 Q
-played 3: 5 6 J K
-stock: ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ?
-"""
-
-
-@pytest.mark.parametrize(
-    ("change", "problem"),
-    [
-        (("turn: 0", "turn: 1"), "player 0's turn"),
-        (("dealer: 0", "dealer: 0\npenalties: 0 0 0 99"), "each penalty is in"),
-        (
-            ("played 2: 8 9 9 Q\nplayed 3: 5 6 J K\nstock: ?", "played 2: 8 9 Q\nplayed 3: 5 6 J K\nstock: ? ?"),
-            "played 3 card",
-        ),
-        (("trick: leader 2; 2: 9; 3: J", "trick: leader 2; 3: J; 2: 9"), "follow the leader"),
-        (("hand 0: 5 7 Q A", "hand 0: Q Q Q Q"), "more than 4 cards of rank"),
-        (("hand 0: 5 7 Q A\nhand 1: ? ? ? ?", "hand 0: 5 7 Q A ?\nhand 1: ? ? ?"), "a player in the game holds 4"),
-    ],
-)
-def test_impossible_kyuuri_positions_name_the_problem(change: tuple[str, str], problem: str) -> None:
-    with pytest.raises(PositionError, match=problem):
-        _start("kyuuri-v0", KYUURI_TRICK.replace(*change), num_players=4)
-
-
-ZSY_TWO_OUT = """
-dealer: 0
-turn: 3
-top: 2: set of 2×9: 9♣ 9♥
-trick: 1: 7♠ 7♦; 2: 9♣ 9♥
-out: 0 4
-hand 0: -
-hand 1: ? ? ? ?
-hand 2: ? ? ?
-hand 3: 3♣ 5♦ 10♠ 10♥ J♣ RJ
-hand 4: -
-played 0: ? ? ? ? ? ? ? ? ? ? ?
-played 1: 7♠ 7♦ ? ? ? ? ?
-played 2: 9♣ 9♥ ? ? ? ? ? ?
-played 3: ? ? ? ? ?
-played 4: ? ? ? ? ? ? ? ? ? ?
-"""
-
-
-@pytest.mark.parametrize(
-    ("change", "problem"),
-    [
-        (("hand 3: 3♣ 5♦", "hand 3: 9♣ 5♦"), "appear twice"),
-        (("turn: 3", "turn: 2"), "made the play on top"),
-        (("out: 0 4", "out: 0"), "no cards but is not out"),
-        (("top: 2: set of 2×9: 9♣ 9♥", "top: 1: set of 2×7: 7♠ 7♦"), "the trick's latest play"),
-        (("hand 0: -", "hand 0: ?"), "unknown card"),
-    ],
-)
-def test_impossible_zsy_positions_name_the_problem(change: tuple[str, str], problem: str) -> None:
-    with pytest.raises(PositionError, match=problem):
-        _start("zheng_shang_you-v0", ZSY_TWO_OUT.replace(*change), num_players=5)
+        _start(env_id, position.replace(*change), **options)
 
 
 def test_a_mid_round_zsy_position_starts_with_the_seat_to_beat_the_top() -> None:
