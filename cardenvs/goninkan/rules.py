@@ -923,7 +923,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         return knowledge.resample(self, observer, rng)
 
     def card_multiset(self) -> list[int]:

@@ -193,7 +193,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.trick_winner = -1
         self.to_beat = NOTHING_TO_BEAT
         self.current_player = leader
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ engine protocol
     def _legal_bits(self) -> int:
@@ -273,12 +272,11 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             "places": list(self.places),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         others = [copy.hands[s] for s in range(self.num_players) if s != observer]
         redeal_slots([copy.stock, *others], rng)
         copy.held = [sum(1 << r for r in range(NUM_RANKS) if h[r]) for h in copy.hands]
-        copy._mask_cache = None
         return copy
 
     def card_multiset(self) -> list[int]:
@@ -379,7 +377,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         if self.options.reward_mode == "outcome":
             self._pay(rewards if rewards is not None else share_rewards(n, winners, 1.0))
         self.current_player = TERMINAL
-        self._mask_cache = None
         self.events.add(
             "game_over",
             public={

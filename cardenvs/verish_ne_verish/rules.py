@@ -122,7 +122,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         self.next_starter = -1
         self.leading = False
         self.current_player = TERMINAL
-        self._mask_cache = None
         self.events.add(
             "deal",
             public={"dealer": self.dealer, "hand_sizes": list(self.table.hand_sizes), "game": self.games_played},
@@ -243,10 +242,9 @@ class VerishGame(BluffingGame[VerishOptions]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         copy.table.redeal_hidden(observer, copy.current_player, rng, extra=[copy.aside])
-        copy._mask_cache = None
         return copy
 
     def card_multiset(self) -> list[int]:
@@ -287,7 +285,6 @@ class VerishGame(BluffingGame[VerishOptions]):
     def _start_round(self, starter: int) -> None:
         self.leading = True
         self.current_player = starter
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ quads
     def _quads(self, seat: int) -> list[int]:
@@ -309,7 +306,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         self.quad_min = 0
         if self.quad_queue:
             self.current_player = self.quad_queue[0]
-            self._mask_cache = None
             return
         # Quads are settled: players left without cards (and with no play at risk) are out; a round starts.
         for s in self._seats_from(self.next_starter):
@@ -348,7 +344,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         else:
             self.current_player = TERMINAL
             self.quad_queue = []
-        self._mask_cache = None
         return True
 
     def _game_rewards(self, order: list[int]) -> np.ndarray:

@@ -247,12 +247,11 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         t = copy.table
         flushed_by_others = [t.removed_own[s] for s in range(self.num_players) if s != observer]
         t.redeal_hidden(observer, copy.current_player, rng, extra=flushed_by_others)
-        copy._mask_cache = None
         return copy
 
     def _clone_into(self, new: Self) -> None:
@@ -399,7 +398,6 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         self.turn = leader
         self.window = None
         self.current_player = leader
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ seats
     def _active(self) -> list[bool]:
@@ -438,7 +436,6 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             self._deal_from_deck()
         else:
             self.current_player = TERMINAL
-        self._mask_cache = None
         return True
 
     def _game_rewards(self, order: list[int]) -> np.ndarray:

@@ -326,7 +326,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             },
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         from cardenvs.zheng_shang_you.resample import resample_hidden
 
         return resample_hidden(self, observer, rng)
@@ -399,7 +399,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.builder = MoveBuilder(self.summary(seat), self.top, self.rules)
         self._taken = []
         self._turn_combos = None
-        self._mask_cache = None
 
     def _play(self, seat: int, combo: Combo) -> None:
         self._remove_cards(seat, combo.cards)
@@ -510,7 +509,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.current_player = TERMINAL
         self.builder = None
         self._taken = []
-        self._mask_cache = None
 
     def _add_rewards(self, rewards: np.ndarray) -> None:
         self._rewards = rewards if self._rewards is None else self._rewards + rewards
@@ -541,7 +539,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.current_player = seat
         self.builder = None
         self._taken = []
-        self._mask_cache = None
 
     def _exchange_action(self, action: int) -> None:
         state = self.exchange
