@@ -25,10 +25,12 @@ def test_positions_round_trip(env_id: str, options: dict[str, Any]) -> None:
     position_round_trip_property(env_id, options, examples=6)
 
 
-def test_reset_rejects_unknown_reset_options() -> None:
+def test_reset_options_must_be_a_dict_and_a_position_text() -> None:
     env = cardenvs.make("verish_ne_verish-v0")
     with pytest.raises(InvalidOptionError, match="position"):
-        env.reset(seed=0, options={"deal": "x"})
+        env.reset(seed=0, options=["position"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="must be text"):
+        env.reset(seed=0, options={"position": 3})
 
 
 def test_a_position_of_other_options_or_another_game_is_refused() -> None:

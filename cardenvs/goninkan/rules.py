@@ -326,7 +326,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         )
 
     def _must_redeal(self, hands: list[list[int]]) -> bool:
-        if not isinstance(self.options, YoninkanOptions) or self.options.yoninkan_double != "redeal":
+        if not self.rules.redeal_on_double:
             return False
         joker, key = self.key_cards()
         return any(joker in h and key in h for h in hands)
@@ -591,7 +591,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         )
 
     def _max_per_side(self) -> int:
-        return self.options.max_declarations_per_side if isinstance(self.options, YoninkanOptions) else 1
+        return self.rules.max_declarations_per_side
 
     def _end_trick(self) -> None:
         trick = self.trick
