@@ -124,3 +124,13 @@ def test_a_mid_round_zsy_position_starts_with_the_seat_to_beat_the_top() -> None
     game = env.unwrapped.game
     assert env.agent_selection == "player_3" and game.top is not None and game.top_seat == 2
     assert game.out == [True, False, False, False, True] and game.finish_order == [0, 4]
+
+
+@pytest.mark.parametrize("env_id", ["goninkan-v1", "yoninkan-v1"])
+def test_games_without_a_notation_say_so(env_id: str) -> None:
+    env = cardenvs.make(env_id)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="no position notation"):
+        env.unwrapped.position()
+    with pytest.raises(NotImplementedError, match="no position notation"):
+        env.reset(seed=0, options={"position": "dealer: 0"})
