@@ -22,7 +22,7 @@ CASES = [c for c in registry_cases() if cardenvs.definition(c[0]).read_position 
 
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=[case_id(c) for c in CASES])
 def test_positions_round_trip(env_id: str, options: dict[str, Any]) -> None:
-    position_round_trip_property(env_id, options, examples=6)
+    position_round_trip_property(env_id, options, examples=4)
 
 
 def test_reset_options_must_be_a_dict_and_a_position_text() -> None:
