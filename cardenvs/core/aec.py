@@ -28,6 +28,7 @@ from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import build_options
 from cardenvs.core.order import FastOrderEnforcingWrapper
+from cardenvs.core.position import PositionError, PositionFields, check_header, header_lines, join_lines
 from cardenvs.core.seating import agent_name
 
 IllegalActionPolicy = Literal["raise", "penalize"]
@@ -122,14 +123,19 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         return self.action_spaces[self.possible_agents[self.player_index(agent)]]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game. ``seed`` makes the whole episode reproducible; ``options`` is accepted for API
-        compatibility and not used (game options are fixed at construction)."""
+        """Deal a new game. ``seed`` makes the whole episode reproducible. ``options={"position": text}`` starts
+        from a position (see :meth:`position` and the game's docs page) instead of a deal, its ``?`` cards dealt
+        from the seed; game options are fixed at construction and other reset options are ignored."""
+        position = self._position_option(options)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise InvalidOptionError(
                 f"{self.definition.env_id}: reset(seed=...) takes None or a non-negative int, got {seed!r}"
             )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
+        if position is not None:
+            self._start(self._read_position(position, self._rng))
+            return
         game = self.definition.new_game(self.options, self._rng)
         for _ in range(MAX_REDEALS):  # a deal that decides the game before any decision is dealt again
             if not game.is_terminal:
@@ -137,6 +143,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             game = self.definition.new_game(self.options, self._rng)
         else:
             raise RuntimeError(f"{self.definition.env_id}: {MAX_REDEALS} deals in a row ended before any decision")
+        self._start(game)
+
+    def _start(self, game: RulesEngine[Any]) -> None:
         self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -231,6 +240,53 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def close(self) -> None:
         """Nothing to release (no window, no subprocess)."""
+
+    # ------------------------------------------------------------------ positions
+    def position(self, seat: int | str | None = None) -> str:
+        """The current state as position text (see the game's docs page): everything (``seat=None``), or what
+        ``seat`` (an index or agent name) knows, the rest written ``?``. ``reset(options={"position": text})``
+        starts from it."""
+        game = self._require_game()
+        write = self.definition.write_position
+        if write is None:
+            raise NotImplementedError(f"{self.definition.env_id} has no position notation yet")
+        if seat is not None and not isinstance(seat, (int, np.integer)):
+            seat = self.player_index(seat)
+        if seat is not None and not 0 <= seat < len(self.possible_agents):
+            raise UnknownAgentError(
+                f"{self.definition.env_id}: seat must be None, 0..{len(self.possible_agents) - 1} or an agent name,"
+                f" got {seat!r}"
+            )
+        lines = header_lines(self.definition.env_id, self.options) + write(game, None if seat is None else int(seat))
+        return join_lines(lines)
+
+    def _position_option(self, options: dict[str, Any] | None) -> str | None:
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise InvalidOptionError(
+                f"{self.definition.env_id}: reset(options=...) takes None or a dict such as {{'position': text}}, "
+                f"got {options!r}"
+            )
+        # other keys are ignored, as PettingZoo's api_test expects (it resets with options={"options": 1})
+        position = options.get("position")
+        if position is not None and not isinstance(position, str):
+            raise InvalidOptionError(f"{self.definition.env_id}: the position must be text, got {position!r}")
+        return position
+
+    def _read_position(self, text: str, rng: np.random.Generator) -> RulesEngine[Any]:
+        env_id = self.definition.env_id
+        read = self.definition.read_position
+        if read is None:
+            raise NotImplementedError(f"{env_id} has no position notation yet")
+        fields = PositionFields(text, env_id)
+        check_header(fields, env_id, self.options)
+        try:
+            game = read(self.options, fields, rng)
+        except PositionError as error:
+            raise PositionError(f"{env_id}: {error}".replace(f"{env_id}: {env_id}: ", f"{env_id}: ")) from None
+        fields.finish()
+        return game
 
     # ------------------------------------------------------------------ cardenvs extras
     @property

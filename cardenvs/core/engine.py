@@ -46,6 +46,8 @@ class RulesEngine(ABC, Generic[OptionsT]):
     events: EventLog
     layout: ObservationLayout
     actions: ActionTable
+    rng: np.random.Generator
+    """The generator later deals of a match come from."""
 
     @property
     def is_terminal(self) -> bool:
@@ -60,7 +62,9 @@ class RulesEngine(ABC, Generic[OptionsT]):
     def legal_mask(self) -> np.ndarray:
         """Exact ``int8`` mask over all action ids for ``current_player``.
 
-        Cached until the next action: treat it as read-only."""
+        Cached until the next action: treat it as read-only. The cache is dropped in two places only, after
+        :meth:`apply` and in :meth:`resample_hidden`; engines never reset it by hand (code that changes an
+        engine's state outside those, e.g. a scenario test, must set ``_mask_cache = None`` itself)."""
         if self._mask_cache is None:
             self._mask_cache = self._legal_mask()
         return self._mask_cache
@@ -104,6 +108,7 @@ class RulesEngine(ABC, Generic[OptionsT]):
             )
         self._mask_cache = None
         self._apply(action)
+        self._mask_cache = None  # the one place the mask cache is dropped after a change (see legal_mask)
 
     @abstractmethod
     def legal_moves(self) -> list[Hashable]:
@@ -137,9 +142,16 @@ class RulesEngine(ABC, Generic[OptionsT]):
     def privileged_state(self) -> dict[str, Any]:
         """The complete state as JSON-serialisable data (all hands): for critics and debugging only."""
 
-    @abstractmethod
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         """A copy in which every card ``observer`` cannot see is re-dealt among the hidden places."""
+        world = self._resample_hidden(observer, rng)
+        world._mask_cache = None  # the copy's state changed outside apply()
+        return world
+
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+        """The re-dealt copy of :meth:`resample_hidden`, which every engine implements (the caller drops its mask
+        cache)."""
+        raise NotImplementedError(f"{type(self).__name__} implements no _resample_hidden (the re-deal of hidden cards)")
 
     @abstractmethod
     def card_multiset(self) -> list[int]:
@@ -182,6 +194,11 @@ class GameDefinition(Generic[OptionsT]):
     """Options the benchmark measures (default rules at the largest player count)."""
     docs_page: str = ""
     """Name of the page under ``docs/games/`` (default: ``name``); games may share one page."""
+    write_position: Callable[[Any, int | None], list[tuple[str, str]]] | None = None
+    """An engine's position lines as a seat knows them (``None``: all); see :mod:`cardenvs.core.position`."""
+    read_position: Callable[[OptionsT, Any, np.random.Generator], RulesEngine[OptionsT]] | None = None
+    """The engine a position's lines (a :class:`~cardenvs.core.position.PositionFields`) describe, ``?`` cards dealt
+    from the generator."""
 
     @property
     def env_id(self) -> str:

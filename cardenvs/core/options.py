@@ -46,6 +46,19 @@ def require(condition: bool, message: str) -> None:
         raise InvalidOptionError(message)
 
 
+def deal_seat(name: str, given: int | None, option: int | None, num_players: int) -> int:
+    """The dealer (or leader) of an explicit deal: the one ``given``, else the options' (``option``), else seat 0.
+    Both given and different is an error, as is a seat out of range."""
+    if given is not None and option is not None and given != option:
+        raise InvalidOptionError(
+            f"{name} {given} contradicts the options' {name}={option}; give one or make them agree"
+        )
+    seat = given if given is not None else option if option is not None else 0
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
+        raise InvalidOptionError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
+    return seat
+
+
 def _matches(value: Any, hint: Any) -> bool:
     origin = typing.get_origin(hint)
     if origin is typing.Literal:

@@ -199,4 +199,3 @@ def _rederive(g: KankeiGame[Any], observer: int) -> None:
     assert sum(g.side_honours) <= HONOURS
     g.team_view[:] = UNKNOWN
     g.knowledge_changed()
-    g._mask_cache = None

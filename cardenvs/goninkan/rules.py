@@ -19,6 +19,7 @@ from cardenvs.core.cards import SPADES, SUIT_TEXT, card_text, parse_cards, rank_
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
+from cardenvs.core.options import deal_seat
 from cardenvs.core.tricks import PlayedCards, Trick, record_void
 from cardenvs.goninkan import knowledge
 from cardenvs.goninkan.actions import (
@@ -127,7 +128,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         options: OptionsT,
         hands: Sequence[str],
         *,
-        dealer: int = 0,
+        dealer: int | None = None,
         round_number: int = 1,
         deal: int = 1,
         kankei: Sequence[int] | None = None,
@@ -152,8 +153,9 @@ class KankeiGame(RulesEngine[OptionsT]):
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
+        dealer = deal_seat("dealer", dealer, options.dealer, n)
         bad_round = not 1 <= round_number <= options.n_rounds
-        if bad_round or not 0 <= dealer < n or deal not in (1, 2, 3):
+        if bad_round or deal not in (1, 2, 3):
             raise InvalidOptionError(
                 f"need 1 <= round_number <= {options.n_rounds}, a dealer in 0..{n - 1} and deal 1, 2 or 3; "
                 f"got round_number={round_number}, dealer={dealer}, deal={deal}"
@@ -324,7 +326,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         )
 
     def _must_redeal(self, hands: list[list[int]]) -> bool:
-        if not isinstance(self.options, YoninkanOptions) or self.options.yoninkan_double != "redeal":
+        if not self.rules.redeal_on_double:
             return False
         joker, key = self.key_cards()
         return any(joker in h and key in h for h in hands)
@@ -589,7 +591,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         )
 
     def _max_per_side(self) -> int:
-        return self.options.max_declarations_per_side if isinstance(self.options, YoninkanOptions) else 1
+        return self.rules.max_declarations_per_side
 
     def _end_trick(self) -> None:
         trick = self.trick
@@ -921,7 +923,7 @@ class KankeiGame(RulesEngine[OptionsT]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         return knowledge.resample(self, observer, rng)
 
     def card_multiset(self) -> list[int]:

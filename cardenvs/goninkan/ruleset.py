@@ -89,6 +89,10 @@ class Ruleset:
     """Yoninkan: deal 1's teams are hidden."""
     trick1_declarations: bool
     """Yoninkan: declarations in trick 1, mandatory with the joker."""
+    redeal_on_double: bool = False
+    """Yoninkan with ``yoninkan_double="redeal"``: a deal in which one hand holds both key cards is dealt again."""
+    max_declarations_per_side: int = 1
+    """Declarations each side may make in a deal."""
 
     @property
     def is_goninkan(self) -> bool:
@@ -134,4 +138,6 @@ def ruleset(options: KankeiOptions) -> Ruleset:
         joker_lead_weak_every_trick=options.yoninkan_joker_lead_weak_all_tricks,
         hidden_teams=True,
         trick1_declarations=True,
+        redeal_on_double=options.yoninkan_double == "redeal",
+        max_declarations_per_side=options.max_declarations_per_side,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.kyuuri.options import KyuuriOptions
+from cardenvs.kyuuri.position import read_position, write_position
 from cardenvs.kyuuri.rules import KyuuriGame
 
 
@@ -43,6 +44,8 @@ DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
         {"num_players": 3, "dealer": 2},
     ),
     benchmark_options={"num_players": 7},
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

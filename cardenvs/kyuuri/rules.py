@@ -18,6 +18,7 @@ from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_index
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
+from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat
 from cardenvs.core.tricks import PlayedCards, Trick, winning_position
 from cardenvs.kyuuri.actions import ACTIONS, PlayRank
@@ -99,7 +100,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         options: KyuuriOptions,
         hands: Sequence[str],
         *,
-        dealer: int = 0,
+        dealer: int | None = None,
         penalties: Sequence[int] | None = None,
         eliminated: Sequence[int] = (),
         cucumbers: Sequence[int] = (),
@@ -109,15 +110,15 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
     ) -> Self:
         """A game from an explicit deal, for tests and analysis.
 
-        ``hands[i]`` lists player ``i``'s ranks as text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player);
-        the stock is the rest of the 52 cards. ``penalties``, ``eliminated`` and ``cucumbers`` set the scores
-        so far, ``deals_played`` the deals already completed, and ``later_deals`` the hands of the following
-        deals, in order, each read when its deal starts (random deals follow once they run out)."""
+        ``dealer`` defaults to the options' dealer (else seat 0). ``hands[i]`` lists player ``i``'s ranks as
+        text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player); the stock is the rest of the 52 cards.
+        ``penalties``, ``eliminated`` and ``cucumbers`` set the scores so far, ``deals_played`` the deals already
+        completed, and ``later_deals`` the hands of the following deals, in order, each read when its deal starts
+        (random deals follow once they run out)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = game.num_players
-        if not 0 <= dealer < n:
-            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        dealer = deal_seat("dealer", dealer, options.dealer, n)
         if not 0 <= deals_played < options.deals_cap:
             raise InvalidOptionError(f"deals_played must be in 0..{options.deals_cap - 1}, got {deals_played}")
         game.dealer = dealer
@@ -192,7 +193,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.trick_winner = -1
         self.to_beat = NOTHING_TO_BEAT
         self.current_player = leader
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ engine protocol
     def _legal_bits(self) -> int:
@@ -272,12 +272,11 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             "places": list(self.places),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         others = [copy.hands[s] for s in range(self.num_players) if s != observer]
         redeal_slots([copy.stock, *others], rng)
         copy.held = [sum(1 << r for r in range(NUM_RANKS) if h[r]) for h in copy.hands]
-        copy._mask_cache = None
         return copy
 
     def card_multiset(self) -> list[int]:
@@ -378,7 +377,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         if self.options.reward_mode == "outcome":
             self._pay(rewards if rewards is not None else share_rewards(n, winners, 1.0))
         self.current_player = TERMINAL
-        self._mask_cache = None
         self.events.add(
             "game_over",
             public={

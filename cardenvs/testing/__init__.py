@@ -8,7 +8,8 @@ engine's own ``legal_moves()``; the hidden-information test (re-deals, final obs
 choices); the same for a seat's public event view; the decision-structure test (who acts and how often does not
 depend on hidden cards); card
 conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
-pickle mid-game; ANSI rendering. Golden transcripts live in :mod:`cardenvs.testing.golden`.
+pickle mid-game; ANSI rendering; position round trips (:mod:`cardenvs.testing.positions`). Golden
+transcripts live in :mod:`cardenvs.testing.golden`.
 """
 
 from cardenvs.testing.checks import (
@@ -27,6 +28,7 @@ from cardenvs.testing.checks import (
 from cardenvs.testing.errors import ConformanceError
 from cardenvs.testing.golden import transcript
 from cardenvs.testing.kit import KitReport, run_kit
+from cardenvs.testing.positions import check_position_round_trip, check_positions, position_round_trip_property
 from cardenvs.testing.turns import check_decision_structure
 
 __all__ = [
@@ -42,8 +44,11 @@ __all__ = [
     "check_hidden_information",
     "check_masks",
     "check_pettingzoo_api",
+    "check_position_round_trip",
+    "check_positions",
     "check_public_view",
     "check_render",
+    "position_round_trip_property",
     "run_kit",
     "transcript",
 ]

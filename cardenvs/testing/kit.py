@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardenvs.testing import checks
+from cardenvs.testing.positions import check_positions
 from cardenvs.testing.rollout import EnvSpec
 from cardenvs.testing.turns import check_decision_structure
 
@@ -23,6 +24,8 @@ class KitReport:
     """Public moves replayed on re-dealt tables by the decision-structure test."""
     view_stats: dict[str, int] = field(default_factory=dict)
     truncated_share: float = 0.0
+    positions: int = 0
+    """Positions written and read back (0 for a game without a notation)."""
 
 
 def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: int = 20, seed: int = 0) -> KitReport:
@@ -40,4 +43,5 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     checks.check_distinct_deals(env_id, opts)
     checks.check_copy_and_pickle(env_id, opts, seed)
     checks.check_render(env_id, opts, seed)
+    report.positions = check_positions(env_id, opts, max(1, games // 4), seed)
     return report

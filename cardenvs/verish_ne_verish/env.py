@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
+from cardenvs.verish_ne_verish.position import read_position, write_position
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
 
 
@@ -31,6 +32,8 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
         {"num_players": 3, "n_games": 2, "loser_deals_next": True},
     ),
     benchmark_options={"num_players": 6},
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

@@ -18,7 +18,7 @@ from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.layout import ObservationLayout
-from cardenvs.core.options import require
+from cardenvs.core.options import deal_seat, require
 from cardenvs.core.seating import next_seat
 from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
 from cardenvs.verish_ne_verish.encoding import encode, observation_layout
@@ -88,14 +88,15 @@ class VerishGame(BluffingGame[VerishOptions]):
         options: VerishOptions,
         hands: Sequence[str],
         set_aside: str,
-        dealer: int = 0,
+        dealer: int | None = None,
         rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"7 7 K A"``),
-        ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly."""
+        ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly. ``dealer``
+        defaults to the options' dealer (else seat 0)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
-        game.dealer = dealer
+        game.dealer = deal_seat("dealer", dealer, options.dealer, game.num_players)
         aside = game._counts_from_text(set_aside)
         if aside.sum() != 1:
             raise InvalidOptionError(f"exactly one card is set aside, got {set_aside!r}")
@@ -121,7 +122,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         self.next_starter = -1
         self.leading = False
         self.current_player = TERMINAL
-        self._mask_cache = None
         self.events.add(
             "deal",
             public={"dealer": self.dealer, "hand_sizes": list(self.table.hand_sizes), "game": self.games_played},
@@ -242,10 +242,9 @@ class VerishGame(BluffingGame[VerishOptions]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         copy.table.redeal_hidden(observer, copy.current_player, rng, extra=[copy.aside])
-        copy._mask_cache = None
         return copy
 
     def card_multiset(self) -> list[int]:
@@ -286,7 +285,6 @@ class VerishGame(BluffingGame[VerishOptions]):
     def _start_round(self, starter: int) -> None:
         self.leading = True
         self.current_player = starter
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ quads
     def _quads(self, seat: int) -> list[int]:
@@ -308,7 +306,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         self.quad_min = 0
         if self.quad_queue:
             self.current_player = self.quad_queue[0]
-            self._mask_cache = None
             return
         # Quads are settled: players left without cards (and with no play at risk) are out; a round starts.
         for s in self._seats_from(self.next_starter):
@@ -347,7 +344,6 @@ class VerishGame(BluffingGame[VerishOptions]):
         else:
             self.current_player = TERMINAL
             self.quad_queue = []
-        self._mask_cache = None
         return True
 
     def _game_rewards(self, order: list[int]) -> np.ndarray:

@@ -7,6 +7,7 @@ from operator import attrgetter
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.yukushi.options import YukushiOptions
+from cardenvs.yukushi.position import read_position, write_position
 from cardenvs.yukushi.rules import YukushiGame
 
 
@@ -36,6 +37,8 @@ DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
         {"num_players": 3, "n_games": 2, "deal_from": "dealer", "max_play": 3},
     ),
     benchmark_options={"num_players": 8},
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

@@ -21,6 +21,7 @@ from cardenvs.core.cards import STANDARD_52
 from cardenvs.core.challenge import ChallengeWindow
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat
 from cardenvs.yukushi.actions import Decline, Pass, action_table
 from cardenvs.yukushi.encoding import encode, observation_layout
@@ -51,13 +52,18 @@ class YukushiGame(BluffingGame[YukushiOptions]):
     # ------------------------------------------------------------------ set-up
     @classmethod
     def from_deal(
-        cls, options: YukushiOptions, hands: Sequence[str], leader: int = 0, rng: np.random.Generator | None = None
+        cls,
+        options: YukushiOptions,
+        hands: Sequence[str],
+        leader: int | None = None,
+        rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"2 2 10 K"``); the
-        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative."""
+        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative (default: the
+        options' leader, else seat 0)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
-        game.leader = leader
+        game.leader = deal_seat("leader", leader, options.leader, game.num_players)
         game._start_game(game._hands_from_text(hands))
         return game
 
@@ -241,12 +247,11 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             "match_points": self.match_points.tolist(),
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         t = copy.table
         flushed_by_others = [t.removed_own[s] for s in range(self.num_players) if s != observer]
         t.redeal_hidden(observer, copy.current_player, rng, extra=flushed_by_others)
-        copy._mask_cache = None
         return copy
 
     def _clone_into(self, new: Self) -> None:
@@ -393,7 +398,6 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         self.turn = leader
         self.window = None
         self.current_player = leader
-        self._mask_cache = None
 
     # ------------------------------------------------------------------ seats
     def _active(self) -> list[bool]:
@@ -432,7 +436,6 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             self._deal_from_deck()
         else:
             self.current_player = TERMINAL
-        self._mask_cache = None
         return True
 
     def _game_rewards(self, order: list[int]) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.zheng_shang_you.options import ZsyOptions, provisional_sjx_table
+from cardenvs.zheng_shang_you.position import read_position, write_position
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
 STEPS_PER_DEAL = 1500
@@ -51,6 +52,8 @@ DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
         {"num_players": 4, "first_dealer": 2, "episode": "deal"},
     ),
     benchmark_options={"num_players": 6},
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

@@ -62,7 +62,6 @@ def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> Gam
     for seat, bits in enumerate(twin.hands):
         twin.hand_vec[seat, bits_list(bits)] = 1.0
     twin._summaries = [None] * n
-    twin._mask_cache = None
     if state is None and twin.current_player not in (observer, -1):
         twin._start_turn(twin.current_player)
     return twin

@@ -18,6 +18,7 @@ from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat, relative_order
 from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take, action_table, ids, move_actions_from_start
@@ -80,7 +81,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         cls,
         options: ZsyOptions,
         hands: Sequence[str],
-        dealer: int = 0,
+        dealer: int | None = None,
         *,
         prev_order: Sequence[int] | None = None,
         totals: Sequence[int] | None = None,
@@ -90,9 +91,12 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         """A game from an explicit deal: ``hands[i]`` is player ``i``'s cards as text (``"3♣ 10h 2s BJ"``).
 
         The hands may hold fewer than 54 cards (the rest count as set aside) so that tests can stay small.
-        ``prev_order`` (the previous deal's finishing order) makes it a later deal of a match: the exchange
-        runs first if enabled. ``totals`` sets the match points per scoring unit; ``shown_card`` marks the
-        San Jia Xi card shown before the first deal (it must be in the dealer's hand)."""
+        Every hand holds a card (a player with none would be out before the deal starts). ``dealer`` defaults to
+        the options' ``first_dealer`` (else seat 0). ``prev_order`` (the previous deal's finishing order) makes it
+        a later deal of a match: the dealer is then the previous deal's ``next_dealer_place`` (3rd by default)
+        and the exchange runs first if enabled; deal episodes have no previous deal. ``totals`` sets the match
+        points per scoring unit; ``shown_card`` marks the San Jia Xi card shown before the first deal (it must be
+        in the dealer's hand)."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         n = options.num_players
@@ -102,14 +106,25 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         flat = [p for h in parsed for p in h]
         if len(set(flat)) != len(flat):
             raise InvalidOptionError("a card appears twice in the hands")
-        if not 0 <= dealer < n:
-            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
-        game.dealer = dealer
+        empty = [s for s in range(n) if not parsed[s]]
+        if empty:
+            raise InvalidOptionError(f"player(s) {empty} have no cards: every player holds cards when a deal starts")
         if prev_order is not None:
+            if options.episode == "deal":
+                raise InvalidOptionError("prev_order makes a later deal of a match, but episode='deal' plays one deal")
             if sorted(prev_order) != list(range(n)):
                 raise InvalidOptionError(f"prev_order must list every seat once, got {list(prev_order)}")
+            next_dealer = prev_order[options.dealer_place - 1]
+            if dealer is not None and dealer != next_dealer:
+                raise InvalidOptionError(
+                    f"after the finishing order {list(prev_order)} the dealer is seat {next_dealer} (the previous "
+                    f"place {options.dealer_place}), not {dealer}"
+                )
+            game.dealer = next_dealer
             game.prev_order = list(prev_order)
             game.deals_played = 1
+        else:
+            game.dealer = deal_seat("dealer", dealer, options.first_dealer, n)
         if totals is not None:
             if len(totals) != options.num_units:
                 raise InvalidOptionError(f"totals needs {options.num_units} entries (one per scoring unit)")
@@ -117,7 +132,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         shown = None
         if shown_card is not None:
             shown = parse(shown_card)[0]
-            if shown not in parsed[dealer]:
+            if shown not in parsed[game.dealer]:
                 raise InvalidOptionError(f"the shown card {shown_card} must be in the dealer's hand")
         game._set_aside = to_bits(range(NUM_CARDS)) & ~to_bits(flat)
         game._start_deal([to_bits(h) for h in parsed], shown)
@@ -311,7 +326,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
             },
         }
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         from cardenvs.zheng_shang_you.resample import resample_hidden
 
         return resample_hidden(self, observer, rng)
@@ -384,7 +399,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.builder = MoveBuilder(self.summary(seat), self.top, self.rules)
         self._taken = []
         self._turn_combos = None
-        self._mask_cache = None
 
     def _play(self, seat: int, combo: Combo) -> None:
         self._remove_cards(seat, combo.cards)
@@ -495,7 +509,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.current_player = TERMINAL
         self.builder = None
         self._taken = []
-        self._mask_cache = None
 
     def _add_rewards(self, rewards: np.ndarray) -> None:
         self._rewards = rewards if self._rewards is None else self._rewards + rewards
@@ -526,7 +539,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.current_player = seat
         self.builder = None
         self._taken = []
-        self._mask_cache = None
 
     def _exchange_action(self, action: int) -> None:
         state = self.exchange

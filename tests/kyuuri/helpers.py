@@ -19,7 +19,7 @@ from cardenvs.kyuuri.options import KyuuriOptions
 from cardenvs.kyuuri.rules import KyuuriGame
 
 
-def new_game(hands: Sequence[str], dealer: int = 0, **kwargs: Any) -> KyuuriGame:
+def new_game(hands: Sequence[str], dealer: int | None = None, **kwargs: Any) -> KyuuriGame:
     """A game from explicit hands; ``kwargs`` split into options and ``from_deal`` arguments."""
     setup_names = {"penalties", "eliminated", "cucumbers", "deals_played", "later_deals"}
     setup = {k: v for k, v in kwargs.items() if k in setup_names}

@@ -84,7 +84,7 @@ class ScriptedGame(RulesEngine[ScriptOptions]):
     def privileged_state(self) -> dict[str, Any]:
         return {"step": self.step_index}
 
-    def resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
+    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         return self.clone()
 
     def card_multiset(self) -> list[int]:

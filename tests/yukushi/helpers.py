@@ -23,7 +23,7 @@ FOUR_HANDS = [
 ]
 
 
-def game(hands: list[str] | None = None, leader: int = 0, **options: Any) -> YukushiGame:
+def game(hands: list[str] | None = None, leader: int | None = None, **options: Any) -> YukushiGame:
     hands = hands if hands is not None else FOUR_HANDS
     return YukushiGame.from_deal(YukushiOptions(num_players=len(hands), **options), hands, leader=leader)
 

@@ -11,7 +11,7 @@ from cardenvs.zheng_shang_you.ranks import VALUE_TEXT, parse, text
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
 
-def new_game(hands: list[str], dealer: int = 0, **kwargs: Any) -> ZsyGame:
+def new_game(hands: list[str], dealer: int | None = None, **kwargs: Any) -> ZsyGame:
     """A game from explicit hands; keyword arguments go to ``from_deal`` if it takes them, else to the options."""
     deal_keys = {"prev_order", "totals", "shown_card"}
     deal = {k: v for k, v in kwargs.items() if k in deal_keys}

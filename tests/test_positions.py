@@ -1,0 +1,136 @@
+"""Positions through the env: round trips over every id and option set that has a notation (Hypothesis), the
+reset-option protocol and its errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardenvs
+from cardenvs.core.errors import InvalidOptionError
+from cardenvs.core.position import PositionError
+from cardenvs.testing.positions import position_round_trip_property
+from tests.conftest import case_id, registry_cases
+from tests.playthroughs import KYUURI_TRICK, VERISH_PILE, ZSY_TWO_OUT
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+CASES = [c for c in registry_cases() if cardenvs.definition(c[0]).read_position is not None]
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=[case_id(c) for c in CASES])
+def test_positions_round_trip(env_id: str, options: dict[str, Any]) -> None:
+    position_round_trip_property(env_id, options, examples=4)
+
+
+def test_reset_options_must_be_a_dict_and_a_position_text() -> None:
+    env = cardenvs.make("verish_ne_verish-v0")
+    with pytest.raises(InvalidOptionError, match="position"):
+        env.reset(seed=0, options=["position"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="must be text"):
+        env.reset(seed=0, options={"position": 3})
+
+
+def test_a_position_of_other_options_or_another_game_is_refused() -> None:
+    env = cardenvs.make("verish_ne_verish-v0", num_players=3)
+    env.reset(seed=0)
+    text = env.unwrapped.position()
+    other = cardenvs.make("verish_ne_verish-v0", num_players=4)
+    with pytest.raises(PositionError, match="num_players"):
+        other.reset(seed=0, options={"position": text})
+    with pytest.raises(PositionError, match="is of"):
+        other.reset(seed=0, options={"position": text.replace("verish_ne_verish", "yukushi", 1)})
+
+
+def test_misspelt_lines_are_not_ignored() -> None:
+    env = cardenvs.make("verish_ne_verish-v0", num_players=3)
+    env.reset(seed=0)
+    text = env.unwrapped.position() + "dealr: 1\n"
+    with pytest.raises(PositionError, match=r"unknown position line.*dealr"):
+        env.reset(seed=0, options={"position": text})
+
+
+@pytest.mark.parametrize("page", ["verish_ne_verish", "kyuuri", "yukushi", "zheng_shang_you"])
+def test_the_position_examples_of_the_docs_run(page: str) -> None:
+    text = (DOCS / "games" / f"{page}.md").read_text()
+    section = text.split("## Positions", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    assert blocks, f"docs/games/{page}.md has no position example"
+    for block in blocks:
+        exec(compile(block, f"docs/games/{page}.md", "exec"), {})
+
+
+def _start(env_id: str, position: str, **options: Any) -> Any:
+    env = cardenvs.make(env_id, **options)
+    env.reset(seed=0, options={"position": position})
+    return env
+
+
+def test_a_seat_view_and_a_seed_make_one_sampled_world() -> None:
+    first, again = _start("verish_ne_verish-v0", VERISH_PILE, num_players=4), cardenvs.make("verish_ne_verish-v0")
+    again.reset(seed=0, options={"position": VERISH_PILE})
+    assert first.unwrapped.position() == again.unwrapped.position()  # the same seed deals the same '?' cards
+    other = cardenvs.make("verish_ne_verish-v0")
+    other.reset(seed=1, options={"position": VERISH_PILE})
+    assert other.unwrapped.position() != first.unwrapped.position()
+    assert other.unwrapped.position(seat=3) == first.unwrapped.position(seat=3)  # seat 3 cannot tell them apart
+    assert first.agent_selection == "player_3"
+    assert "hand 3: 2 2 4 6 8 8 10 J Q K A A" in first.unwrapped.position()
+
+
+VERISH = ("verish_ne_verish-v0", VERISH_PILE, {"num_players": 4})
+KYUURI = ("kyuuri-v0", KYUURI_TRICK, {"num_players": 4})
+ZSY = ("zheng_shang_you-v0", ZSY_TWO_OUT, {"num_players": 5})
+IMPOSSIBLE = [
+    (VERISH, ("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 2 2 6 8 8 10 J Q K A"), "four of a kind"),
+    (VERISH, ("hand 3: 2 2 4 6 8 8 10 J Q K A A", "hand 3: 2 2 4 6 8 8 10 J Q K A A K"), "unknown card"),
+    (VERISH, ("turn: 3", "turn: 2"), "made the latest play"),
+    (VERISH, ("phase: play", "phase: lead"), "pile is not empty"),
+    (VERISH, ("turn: 3", "turn: 4"), r"0\.\.3"),
+    (VERISH, ("set aside: ?", "set aside: ? ?"), "exactly one card is set aside"),
+    (VERISH, ("pile: claim 7;", "pile: claim 1;"), "not a rank"),
+    (KYUURI, ("turn: 0", "turn: 1"), "player 0's turn"),
+    (KYUURI, ("dealer: 0", "dealer: 0\npenalties: 0 0 0 99"), "each penalty is in"),
+    (
+        KYUURI,
+        ("played 2: 8 9 9 Q\nplayed 3: 5 6 J K\nstock: ?", "played 2: 8 9 Q\nplayed 3: 5 6 J K\nstock: ? ?"),
+        "played 3",
+    ),
+    (KYUURI, ("trick: leader 2; 2: 9; 3: J", "trick: leader 2; 3: J; 2: 9"), "follow the leader"),
+    (KYUURI, ("hand 0: 5 7 Q A", "hand 0: Q Q Q Q"), "more than 4 cards of rank"),
+    (KYUURI, ("hand 0: 5 7 Q A\nhand 1: ? ? ? ?", "hand 0: 5 7 Q A ?\nhand 1: ? ? ?"), "in the game holds 4"),
+    (ZSY, ("hand 3: 3♣ 5♦", "hand 3: 9♣ 5♦"), "appear twice"),
+    (ZSY, ("turn: 3", "turn: 2"), "made the play on top"),
+    (ZSY, ("out: 0 4", "out: 0"), "no cards but is not out"),
+    (ZSY, ("top: 2: set of 2×9: 9♣ 9♥", "top: 1: set of 2×7: 7♠ 7♦"), "the trick's latest play"),
+    (ZSY, ("hand 0: -", "hand 0: ?"), "unknown card"),
+]
+
+
+@pytest.mark.parametrize(("case", "change", "problem"), IMPOSSIBLE, ids=[f"{c[0][0]}-{c[2]}" for c in IMPOSSIBLE])
+def test_impossible_positions_name_the_problem(
+    case: tuple[str, str, dict[str, Any]], change: tuple[str, str], problem: str
+) -> None:
+    env_id, position, options = case
+    assert change[0] in position
+    with pytest.raises(PositionError, match=problem):
+        _start(env_id, position.replace(*change), **options)
+
+
+def test_a_mid_round_zsy_position_starts_with_the_seat_to_beat_the_top() -> None:
+    env = _start("zheng_shang_you-v0", ZSY_TWO_OUT, num_players=5)
+    game = env.unwrapped.game
+    assert env.agent_selection == "player_3" and game.top is not None and game.top_seat == 2
+    assert game.out == [True, False, False, False, True] and game.finish_order == [0, 4]
+
+
+@pytest.mark.parametrize("env_id", ["goninkan-v1", "yoninkan-v1"])
+def test_games_without_a_notation_say_so(env_id: str) -> None:
+    env = cardenvs.make(env_id)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="no position notation"):
+        env.unwrapped.position()
+    with pytest.raises(NotImplementedError, match="no position notation"):
+        env.reset(seed=0, options={"position": "dealer: 0"})
