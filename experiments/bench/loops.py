@@ -135,8 +135,10 @@ def batched_loop(env_id: str, options: dict[str, Any], num_games: int) -> Loop:
     return run
 
 
-def mid_game_states(env_id: str, options: dict[str, Any], count: int, seed: int) -> list[Any]:
-    """``count`` engines stopped at a uniformly drawn decision of a random legal game each (never terminal)."""
+def mid_game_states(env_id: str, options: dict[str, Any], count: int, seed: int, per_game: int = 4) -> list[Any]:
+    """``count`` engines stopped at uniformly drawn decisions of random legal games (never terminal), up to
+    ``per_game`` from each game: each game is played to its end once, then replayed from the same deal, cloned at
+    the drawn decisions (cheaper than cloning at every one)."""
     definition = cardenvs.definition(env_id)
     game_options = cardenvs.make_raw(env_id, **options).options
     rng = np.random.default_rng(seed)
@@ -149,11 +151,13 @@ def mid_game_states(env_id: str, options: dict[str, Any], count: int, seed: int)
             legal = np.flatnonzero(game.legal_mask())
             actions.append(int(legal[rng.integers(len(legal))]))
             game.apply(actions[-1])
-        # replay the same deal up to a drawn decision (cheaper than cloning at every one)
+        wanted = min(per_game, count - len(states), len(actions))
+        stops = set(rng.choice(len(actions), size=wanted, replace=False).tolist())
         game = definition.new_game(game_options, np.random.default_rng(deal_seed))
-        for action in actions[: int(rng.integers(len(actions)))]:
+        for played, action in enumerate(actions):
+            if played in stops:
+                states.append(game.clone())
             game.apply(action)
-        states.append(game)
     return states
 
 
