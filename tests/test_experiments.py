@@ -19,11 +19,44 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
     for env_id in cardenvs.ENV_IDS:  # a newly registered game is measured without touching the benchmark
         assert f"`{env_id}`" in text
     assert "| workers | games/s (wall) |" in text
+    assert "steps/s, seeded every reset" in text and "| game | `clone()`/s | `resample_hidden()`/s |" in text
     if importlib.util.find_spec("rlcard"):  # the bench extra (PettingZoo's leduc needs RLCard)
-        assert "| pettingzoo leduc_holdem_v4 raw_env |" in text and "| reference peer |" in text
+        assert "| pettingzoo leduc_holdem_v4 raw_env, seeded once |" in text and "| reference peer |" in text
     written = page.read_text()
     assert written.startswith("# Benchmarks") and written.endswith("after\n") and "\nold\n" not in written
     assert text in written
+
+
+def test_the_seeded_once_loop_seeds_only_its_first_reset_and_the_other_every_reset() -> None:
+    from cardenvs.experiments.bench.loops import aec_loop
+
+    for seeding, expect_all_seeded in (("seeded once", False), ("seeded every reset", True)):
+        seeds: list[int | None] = []
+
+        def make_env() -> object:
+            env = cardenvs.make_raw("kyuuri-v0")
+            reset = env.reset
+
+            def recording_reset(seed: int | None = None, options: dict | None = None) -> None:
+                seeds.append(seed)  # noqa: B023 (each env is made and used inside its iteration)
+                reset(seed=seed, options=options)
+
+            env.reset = recording_reset  # type: ignore[method-assign]
+            return env
+
+        count = aec_loop(make_env, seeding)(0.05, 0)  # type: ignore[arg-type]
+        assert count.games == len(seeds) >= 2 and seeds[0] is not None
+        assert all(s is not None for s in seeds[1:]) == expect_all_seeded
+        assert any(s is not None for s in seeds[1:]) == expect_all_seeded
+
+
+def test_clone_and_resample_rates_are_calls_on_mid_game_states() -> None:
+    from cardenvs.experiments.bench.loops import mid_game_states, search_loop
+
+    states = mid_game_states("kyuuri-v0", {}, 4, seed=1)
+    assert len(states) == 4 and not any(s.is_terminal for s in states)
+    count = search_loop("kyuuri-v0", {}, "resample_hidden")(0.01, 0)
+    assert count.steps >= 8 and count.steps % 8 == 0
 
 
 def test_moves_are_counted_once_however_many_sub_steps_make_them() -> None:

@@ -7,10 +7,12 @@
 Measured, with random legal play and the observation and mask built at every step (see :mod:`.loops`):
 
 * every registered game (``cardenvs.ENV_IDS``, each at its ``GameDefinition.benchmark_options``) through
-  its raw env, through ``env()`` (PettingZoo's wrappers: their cost), as the rules engine alone (the bound on
-  what batching can save) and through :class:`~cardenvs.vector.BatchedGames` (its gain over the raw loop);
+  its raw env seeded once and seeded every reset, through ``env()`` (PettingZoo's wrappers: their cost), as the
+  rules engine alone (the bound on what batching can save) and through :class:`~cardenvs.vector.BatchedGames`
+  (its gain over the raw loop), and the ``clone()`` and ``resample_hidden()`` calls per second of mid-game
+  states (what a search agent pays per simulation), beside the 20k/s target;
 * the peers of :mod:`.peers` that are installed (the ``bench`` extra), each game's ratio to its reference
-  peer and whether it meets its target (:data:`.peers.TARGETS`: one line per game);
+  peer's seeded-once loop and whether it meets its target (:data:`.peers.TARGETS`: one line per game);
 * a rule-bot tournament on 1 and 2 worker processes (:mod:`.tournament`).
 
 Repetitions of all loops are interleaved so that drifting machine load hits them alike, and medians are
@@ -31,11 +33,21 @@ from pathlib import Path
 from typing import Any
 
 import cardenvs
-from cardenvs.experiments.bench.loops import Count, Loop, aec_loop, batched_loop, decisions_per_move, engine_loop
+from cardenvs.experiments.bench.loops import (
+    Count,
+    Loop,
+    aec_loop,
+    batched_loop,
+    decisions_per_move,
+    engine_loop,
+    search_loop,
+)
 from cardenvs.experiments.bench.peers import DEFAULT_PEER, TARGETS, available_peers
 from cardenvs.experiments.bench.tournament import Scaling, measure_tournament
 
-KINDS = ("raw", "env()", "engine", "batched")
+KINDS = ("raw", "raw seeded every reset", "env()", "engine", "batched", "clone", "resample_hidden")
+SEARCH_TARGET = 20_000.0
+"""Clones (and re-deals) per second that let a search agent afford hundreds of simulations per decision."""
 
 
 @dataclass
@@ -77,13 +89,20 @@ def registered_games(only: list[str] | None, kinds: list[str], batches: list[int
         options = dict(definition.benchmark_options)
         loops: dict[str, Loop] = {}
         if "raw" in kinds:
-            loops["raw"] = aec_loop(partial(cardenvs.make_raw, env_id, **options))
+            loops["raw"] = aec_loop(partial(cardenvs.make_raw, env_id, **options), "seeded once")
+        if "raw seeded every reset" in kinds:
+            loops["raw seeded every reset"] = aec_loop(
+                partial(cardenvs.make_raw, env_id, **options), "seeded every reset"
+            )
         if "env()" in kinds:
             loops["env()"] = aec_loop(partial(cardenvs.make, env_id, **options))
         if "engine" in kinds:
             loops["engine"] = engine_loop(env_id, options)
         if "batched" in kinds:
             loops |= {f"batched {b}": batched_loop(env_id, options, b) for b in batches}
+        for operation in ("clone", "resample_hidden"):
+            if operation in kinds:
+                loops[operation] = search_loop(env_id, options, operation)
         games.append(Game(env_id, definition.name, options, loops, decisions_per_move(env_id, options)))
     return games
 
@@ -100,25 +119,46 @@ def measure(loops: dict[str, Loop], seconds: float, reps: int) -> dict[str, Rate
 def games_table(games: list[Game], rates: dict[str, Rates], batches: list[int]) -> str:
     """Every game's raw rates, the wrappers' cost, and the decisions/s of the engine alone and of batched stepping
     with their gain over the raw loop's decisions/s."""
-    head = ["game", "steps/s", "games/s", "decisions per move", "`env()` steps/s", "wrapper cost"]
-    head += ["engine alone: decisions/s (gain)"] + [f"batched ×{b}: decisions/s (gain)" for b in batches]
+    head = ["game", "steps/s, seeded once", "games/s", "steps/s, seeded every reset", "decisions per move"]
+    head += ["`env()` steps/s", "wrapper cost", "engine alone: decisions/s (gain)"]
+    head += [f"batched ×{b}: decisions/s (gain)" for b in batches]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for g in games:
         raw = rates.get(g.key("raw"))
-        cells = [g.label, "", "", f"{g.per_move:.2f}", "", ""] + [""] * (1 + len(batches))
+        cells = [g.label, "", "", "", f"{g.per_move:.2f}", "", ""] + [""] * (1 + len(batches))
         if raw:
             cells[1:3] = [f"{raw.median('steps'):,.0f}", f"{raw.median('games'):,.1f}"]
+        every = rates.get(g.key("raw seeded every reset"))
+        if every:
+            cells[3] = f"{every.median('steps'):,.0f}"
         wrapped = rates.get(g.key("env()"))
         if wrapped:
-            cells[4] = f"{wrapped.median('steps'):,.0f}"
+            cells[5] = f"{wrapped.median('steps'):,.0f}"
             if raw:
-                cells[5] = f"{1 - wrapped.median('steps') / raw.median('steps'):.0%}"
+                cells[6] = f"{1 - wrapped.median('steps') / raw.median('steps'):.0%}"
         for k, kind in enumerate(["engine", *(f"batched {b}" for b in batches)]):
             fast = rates.get(g.key(kind))
             if fast:
                 gain = f" ({fast.median('decisions') / raw.median('decisions'):.2f}×)" if raw else ""
-                cells[6 + k] = f"{fast.median('decisions'):,.0f}{gain}"
+                cells[7 + k] = f"{fast.median('decisions'):,.0f}{gain}"
         rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def search_table(games: list[Game], rates: dict[str, Rates]) -> str:
+    """Each game's ``clone()`` and ``resample_hidden()`` calls per second against :data:`SEARCH_TARGET`."""
+    rows = [
+        "| game | `clone()`/s | `resample_hidden()`/s | target | met |",
+        "|---|---|---|---|---|",
+    ]
+    for g in games:
+        found = [rates.get(g.key(op)) for op in ("clone", "resample_hidden")]
+        measured = [r.median("steps") for r in found if r]
+        if not measured:
+            continue
+        cells = [f"{r.median('steps'):,.0f}" if r else "" for r in found]
+        met = "yes" if min(measured) >= SEARCH_TARGET else "**no**"
+        rows.append(f"| {g.label} | {cells[0]} | {cells[1]} | {SEARCH_TARGET:,.0f}/s | {met} |")
     return "\n".join(rows)
 
 
@@ -193,6 +233,8 @@ def main(argv: list[str] | None = None) -> str:
     rates = measure(loops, args.seconds, args.reps)
     peers = {name: rates[name] for name in peer_loops}
     parts = [games_table(games, rates, args.batch)]
+    if {"clone", "resample_hidden"} & set(args.kinds):
+        parts.append(search_table(games, rates))
     if peers:
         parts += [peers_table(peers), targets_table(games, rates, peers)]
     else:

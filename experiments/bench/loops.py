@@ -3,6 +3,10 @@
 A loop runs for about the given seconds from a seed and returns a :class:`Count`. A *step* is one
 ``env.step`` call (the final ``None`` steps of finished agents included, as every AEC loop must make them);
 a *decision* is a step that acts (dead steps excluded); a *game* is one completed episode.
+
+Seeding: a loop ``"seeded once"`` calls ``reset(seed=…)`` for its first game and plain ``reset()`` after (how
+training runs); ``"seeded every reset"`` passes a fresh seed to every ``reset``, which for some peers (RLCard's
+games under PettingZoo) costs more than the game.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -32,6 +36,9 @@ class Count:
 Loop = Callable[[float, int], Count]
 """Runs for about the given seconds with the given seed."""
 
+Seeding = Literal["seeded once", "seeded every reset"]
+SEEDINGS: tuple[Seeding, ...] = ("seeded once", "seeded every reset")
+
 
 def play_for(seconds: float, play_game: Callable[[], tuple[int, int]]) -> Count:
     """Play whole games with ``play_game`` (which returns its steps and decisions) until ``seconds`` have passed."""
@@ -47,17 +54,22 @@ def play_for(seconds: float, play_game: Callable[[], tuple[int, int]]) -> Count:
             return Count(steps, decisions, games, elapsed)
 
 
-def aec_loop(make_env: Callable[[], Any]) -> Loop:
+def aec_loop(make_env: Callable[[], Any], seeding: Seeding = "seeded once") -> Loop:
     """Random legal play over any PettingZoo AEC env with ``action_mask`` observations: ``env.last()`` (which
     builds the observation and the mask), a uniform draw from the mask, ``env.step``."""
 
     def run(seconds: float, seed: int) -> Count:
         env = make_env()
         rng = np.random.default_rng(seed)
+        first = [True]
 
         def play_game() -> tuple[int, int]:
             steps = dead = 0
-            env.reset(seed=int(rng.integers(2**31)))
+            if first[0] or seeding == "seeded every reset":
+                env.reset(seed=int(rng.integers(2**31)))
+                first[0] = False
+            else:
+                env.reset()
             for _agent in env.agent_iter():
                 obs, _, terminated, truncated, _ = env.last()
                 if terminated or truncated:
@@ -119,6 +131,62 @@ def batched_loop(env_id: str, options: dict[str, Any], num_games: int) -> Loop:
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 return Count(steps, steps, games, elapsed)
+
+    return run
+
+
+def mid_game_states(env_id: str, options: dict[str, Any], count: int, seed: int, per_game: int = 4) -> list[Any]:
+    """``count`` engines stopped at uniformly drawn decisions of random legal games (never terminal), up to
+    ``per_game`` from each game: each game is played to its end once, then replayed from the same deal, cloned at
+    the drawn decisions (cheaper than cloning at every one)."""
+    definition = cardenvs.definition(env_id)
+    game_options = cardenvs.make_raw(env_id, **options).options
+    rng = np.random.default_rng(seed)
+    states: list[Any] = []
+    while len(states) < count:
+        deal_seed = int(rng.integers(2**63))
+        game = definition.new_game(game_options, np.random.default_rng(deal_seed))
+        actions = []
+        while not game.is_terminal:
+            legal = np.flatnonzero(game.legal_mask())
+            actions.append(int(legal[rng.integers(len(legal))]))
+            game.apply(actions[-1])
+        wanted = min(per_game, count - len(states), len(actions))
+        stops = set(rng.choice(len(actions), size=wanted, replace=False).tolist())
+        game = definition.new_game(game_options, np.random.default_rng(deal_seed))
+        for played, action in enumerate(actions):
+            if played in stops:
+                states.append(game.clone())
+            game.apply(action)
+    return states
+
+
+_STATES: dict[tuple[str, str, int], list[Any]] = {}
+
+
+def search_loop(env_id: str, options: dict[str, Any], operation: Literal["clone", "resample_hidden"]) -> Loop:
+    """``clone()`` or ``resample_hidden(acting player)`` called round-robin over 8 mid-game states (drawn once per
+    game and seed, before the clock starts, and shared by both operations, which leave them unchanged): what a
+    search agent pays per simulation before it plays one. Every call counts as a step and a decision."""
+
+    def run(seconds: float, seed: int) -> Count:
+        key = (env_id, repr(sorted(options.items())), seed)
+        if key not in _STATES:
+            _STATES[key] = mid_game_states(env_id, options, 8, seed)
+        states = _STATES[key]
+        rng = np.random.default_rng(seed)
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            for game in states:
+                if operation == "clone":
+                    game.clone()
+                else:
+                    game.resample_hidden(game.current_player, rng)
+            calls += len(states)
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return Count(calls, calls, 0, elapsed)
 
     return run
 

@@ -2,23 +2,28 @@
 
 Every peer plays random legal moves and builds, at every decision, what a learner would need: PettingZoo's
 observation dict (with its mask), RLCard's encoded state with its legal actions, OpenSpiel's observation (or
-information-state) tensor with its legal-action mask. A peer's steps are whole moves.
+information-state) tensor written into a reused buffer with its legal actions. A peer's steps are whole moves.
+
+The PettingZoo and RLCard peers run in both seedings of :mod:`.loops`; the seeded-once loop (how training runs) is
+every target's reference. OpenSpiel draws chance outcomes from the loop's generator, so it has no seeding to vary.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from cardenvs.experiments.bench.loops import Count, Loop, aec_loop, play_for
+from cardenvs.experiments.bench.loops import SEEDINGS, Count, Loop, Seeding, aec_loop, play_for
 
-LEDUC_RAW = "pettingzoo leduc_holdem_v4 raw_env"
-LEDUC_WRAPPED = "pettingzoo leduc_holdem_v4 env()"
-HANABI = "pettingzoo hanabi_v5 raw_env"
-DOU_DIZHU = "rlcard doudizhu env.step loop"
+ONCE: Seeding = "seeded once"
+LEDUC_RAW = f"pettingzoo leduc_holdem_v4 raw_env, {ONCE}"
+LEDUC_WRAPPED = f"pettingzoo leduc_holdem_v4 env(), {ONCE}"
+HANABI = f"pettingzoo hanabi_v5 raw_env, {ONCE}"
+DOU_DIZHU = f"rlcard doudizhu env.step loop, {ONCE}"
 
 TARGETS: dict[str, tuple[str, float]] = {
     "verish_ne_verish": (LEDUC_RAW, 2.0),
@@ -33,13 +38,14 @@ still measured and compared with leduc's raw env, with no target."""
 DEFAULT_PEER = LEDUC_RAW
 
 
-def _pettingzoo_classic(module: str, raw: bool) -> Loop:
+def _pettingzoo_classic(module: str, raw: bool, seeding: Seeding) -> Loop:
     mod = importlib.import_module(f"pettingzoo.classic.{module}")
-    return aec_loop(mod.raw_env if raw else mod.env)
+    return aec_loop(mod.raw_env if raw else mod.env, seeding)
 
 
-def _rlcard_loop(game: str) -> Loop:
-    """RLCard's manual loop: ``env.step`` returns the next state with its encoded observation and legal actions."""
+def _rlcard_loop(game: str, seeding: Seeding) -> Loop:
+    """RLCard's manual loop: ``env.step`` returns the next state with its encoded observation and legal actions.
+    Seeded once through the config; seeded every reset by ``env.seed`` before each ``reset``."""
     import rlcard
 
     def run(seconds: float, seed: int) -> Count:
@@ -48,6 +54,8 @@ def _rlcard_loop(game: str) -> Loop:
 
         def play_game() -> tuple[int, int]:
             steps = 0
+            if seeding == "seeded every reset":
+                env.seed(int(rng.integers(2**31)))
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
@@ -60,13 +68,26 @@ def _rlcard_loop(game: str) -> Loop:
     return run
 
 
-def _open_spiel_loop(game: str) -> Loop:
-    """OpenSpiel (C++) with the acting player's observation tensor (or information-state tensor, for games that
-    have no observation tensor) and legal-action mask built at every decision; chance moves are not counted."""
+def _open_spiel_loop(game: str, buffer: bool) -> Loop:
+    """OpenSpiel (C++), chance moves drawn by the loop and not counted. With ``buffer`` (how its users write fast
+    loops) the acting player's observation is written into one reused array (``make_observation(…).set_from``; the
+    information state for games without an observation) and the legal actions come as a list; without it, the
+    list-returning ``observation_tensor`` and ``legal_actions_mask`` converted to arrays at every decision."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     loaded = pyspiel.load_game(game)
     use_info_state = not loaded.get_type().provides_observation_tensor
+    observer = make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True) if use_info_state else None)
+
+    def observe_and_choose(state: Any, player: int, rng: np.random.Generator) -> int:
+        if buffer:
+            observer.set_from(state, player)  # fills observer.tensor in place
+            legal = state.legal_actions(player)
+            return int(legal[rng.integers(len(legal))])
+        np.asarray(state.information_state_tensor(player) if use_info_state else state.observation_tensor(player))
+        mask = np.flatnonzero(np.asarray(state.legal_actions_mask(player)))
+        return int(mask[rng.integers(len(mask))])
 
     def run(seconds: float, seed: int) -> Count:
         rng = np.random.default_rng(seed)
@@ -79,12 +100,7 @@ def _open_spiel_loop(game: str) -> Loop:
                     outcomes = [o for o, _ in state.chance_outcomes()]
                     state.apply_action(outcomes[rng.integers(len(outcomes))])
                     continue
-                player = state.current_player()
-                np.asarray(
-                    state.information_state_tensor(player) if use_info_state else state.observation_tensor(player)
-                )
-                legal = np.flatnonzero(np.asarray(state.legal_actions_mask(player)))
-                state.apply_action(int(legal[rng.integers(len(legal))]))
+                state.apply_action(observe_and_choose(state, state.current_player(), rng))
                 steps += 1
             return steps, steps
 
@@ -93,14 +109,29 @@ def _open_spiel_loop(game: str) -> Loop:
     return run
 
 
-PEERS: dict[str, Callable[[], Loop]] = {
-    LEDUC_RAW: lambda: _pettingzoo_classic("leduc_holdem_v4", raw=True),
-    LEDUC_WRAPPED: lambda: _pettingzoo_classic("leduc_holdem_v4", raw=False),
-    HANABI: lambda: _pettingzoo_classic("hanabi_v5", raw=True),
-    DOU_DIZHU: lambda: _rlcard_loop("doudizhu"),
-    "open_spiel hearts + info-state tensor": lambda: _open_spiel_loop("hearts"),
-    "open_spiel dou_dizhu + observation tensor": lambda: _open_spiel_loop("dou_dizhu"),
-}
+def _peers() -> dict[str, Callable[[], Loop]]:
+    peers: dict[str, Callable[[], Loop]] = {}
+    for seeding in SEEDINGS:
+        peers[f"pettingzoo leduc_holdem_v4 raw_env, {seeding}"] = partial(
+            _pettingzoo_classic, "leduc_holdem_v4", True, seeding
+        )
+        peers[f"pettingzoo leduc_holdem_v4 env(), {seeding}"] = partial(
+            _pettingzoo_classic, "leduc_holdem_v4", False, seeding
+        )
+        peers[f"pettingzoo hanabi_v5 raw_env, {seeding}"] = partial(_pettingzoo_classic, "hanabi_v5", True, seeding)
+        peers[f"rlcard doudizhu env.step loop, {seeding}"] = partial(_rlcard_loop, "doudizhu", seeding)
+    for game, tensor in (
+        ("hearts", "info-state"),
+        ("dou_dizhu", "observation"),
+        ("bridge(use_double_dummy_result=false)", "observation"),
+    ):
+        peers[f"open_spiel {game}, {tensor} into a reused buffer"] = partial(_open_spiel_loop, game, True)
+    for game, tensor in (("hearts", "info-state"), ("dou_dizhu", "observation")):
+        peers[f"open_spiel {game}, list-returning {tensor} tensor (extra)"] = partial(_open_spiel_loop, game, False)
+    return peers
+
+
+PEERS = _peers()
 """Peer name → loop factory; a factory raises ``ImportError`` when its toolkit is not installed."""
 
 
