@@ -275,7 +275,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         copy = self.clone()
         others = [copy.hands[s] for s in range(self.num_players) if s != observer]
         redeal_slots([copy.stock, *others], rng)
-        copy.held = ((copy.hands > 0) @ RANK_BITS).tolist()
+        copy.held = (copy.hands > 0).dot(RANK_BITS).tolist()
         return copy
 
     def card_multiset(self) -> list[int]:
