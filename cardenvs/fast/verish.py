@@ -17,6 +17,7 @@ import jax.numpy as jnp
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
+from cardenvs.fast.arrays import next_seat, one_hot, put, take
 from cardenvs.fast.verish_obs import observe
 from cardenvs.verish_ne_verish.encoding import observation_layout
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishOptions
@@ -129,135 +130,138 @@ class VerishFast:
             observation=jnp.zeros(self.layout.size, jnp.float32),
         )
         quads = state.hands == 4
-        state = state._replace(hands=state.hands - 4 * quads, discarded=quads.any(axis=0))
-        state = self._settle(state, (jnp.asarray(dealer, INT) + 1) % n)
+        hands = state.hands - 4 * quads
+        yes = jnp.ones((), bool)
+        starter = (jnp.asarray(dealer, INT) + 1) % n
+        out, exit_place, num_out, first = self._settle(hands, state.out, state.exit_place, state.num_out, starter, yes)
+        over, rewards, exit_place = self._outcome(out, exit_place, num_out, yes)
+        state = state._replace(
+            hands=hands,
+            discarded=quads.any(axis=0),
+            out=out,
+            exit_place=exit_place,
+            num_out=num_out,
+            leading=~over,
+            current_player=jnp.where(over, -1, first),
+            terminated=over,
+            rewards=rewards,
+        )
         return self._finish(state)
 
     # ------------------------------------------------------------------ one decision
     def step(self, state: State, action: Array, key: Array | None = None) -> State:
         """Apply ``action`` for the player to act (``key`` is unused: the game has no chance after the deal).
-        A finished game stays as it is, with zero rewards. An illegal action is not checked (mask it)."""
+        A finished game stays as it is, with zero rewards. An illegal action is not checked (mask it).
+
+        Each field is computed once for every outcome (a sub-step of a play, a play placed, a challenge) and
+        the outcome picked by ``where``; both whole-state branches would cost the batch twice the memory
+        traffic."""
         del key
-        a = jnp.asarray(action, INT)
-        seat = state.current_player
+        s, a, n = state, jnp.asarray(action, INT), self.num_players
+        seat = s.current_player
+        sizes = s.hands.sum(axis=1)
         is_declare = (a >= self.DECLARE) & (a < self.PICK)
         is_pick = (a >= self.PICK) & (a < self.DONE)
-        k = a - self.PICK
-        picked = is_pick & (self._ranks == k)
-        count = state.building_count + is_pick
-        built = state._replace(
-            building_rank=jnp.where(is_declare, a - self.DECLARE, state.building_rank),
-            building=state.building + picked,
-            building_count=count,
-            building_min=jnp.where(is_pick, k, state.building_min),
-            rewards=jnp.zeros_like(state.rewards),
-        )
-        hand_size = state.hands[seat].sum()
-        commits = (a == self.DONE) | (is_pick & (jnp.minimum(MAX_PLAY, hand_size) == count))
-        after = _select(commits, self._commit(built, seat), built)
-        after = _select(a == 0, self._challenge(built, seat), after)
-        after = after._replace(step_count=state.step_count + 1)
-        after = after._replace(truncated=~after.terminated & (after.step_count >= self.max_steps))
-        return _select(state.terminated | state.truncated, state._replace(rewards=built.rewards), self._finish(after))
-
-    def _commit(self, s: State, seat: Array) -> State:
-        """Place the built cards face down; a previous player whose last cards are now safe goes out."""
-        cards, count = s.building, s.building_count
-        previous = jnp.where(s.pile_plays > 0, s.last_seat, -1)
-        known = s.known_held.at[:, seat].set(jnp.maximum(s.known_held[:, seat] - count, 0))
-        hands = s.hands.at[seat].add(-cards)
-        s = s._replace(
-            hands=hands,
-            known_held=known,
-            pile_by_seat=s.pile_by_seat.at[seat].add(cards),
-            pile_count=s.pile_count.at[seat].add(count),
-            pile_size=s.pile_size + count,
-            pile_plays=s.pile_plays + 1,
-            claim_rank=jnp.where(s.leading, s.building_rank, s.claim_rank),
-            last_seat=seat,
-            last_cards=cards,
-            last_count=count,
-            leading=jnp.zeros((), bool),
-            **self._cleared_building(),
-        )
-        safe = (previous >= 0) & (hands[previous].sum() == 0)
-        s = _select(safe, self._go_out(s, previous), s)
-        over = self._game_over(s)
-        follower = _next_seat(seat, s.hands.sum(axis=1) > 0)
-        return _select(over, self._end(s), s._replace(current_player=follower))
-
-    def _challenge(self, s: State, challenger: Array) -> State:
-        """Turn over the latest play; the liar or the wrong challenger takes the pile, then discards quads."""
+        count = s.building_count + is_pick
+        building = s.building + (is_pick & (self._ranks == a - self.PICK))
+        building_rank = jnp.where(is_declare, a - self.DECLARE, s.building_rank)
+        commits = (a == self.DONE) | (is_pick & (jnp.minimum(MAX_PLAY, take(sizes, seat)) == count))
+        challenge = a == 0
+        resolves = commits | challenge
+        # A challenge: the liar (the latest play's owner) or the wrong challenger takes the pile.
         owner, revealed = s.last_seat, s.last_cards
-        lie = revealed[s.claim_rank] != s.last_count
-        taker = jnp.where(lie, owner, challenger)
-        # What each observer now knows the taker holds: its own cards from the pile and the revealed ones.
-        gained = jnp.concatenate([s.pile_by_seat + revealed, revealed[None]])
-        gained = gained.at[owner].add(-revealed)
-        known = s.known_held.at[:, taker].add(gained).at[taker, taker].set(0)
-        hand = s.hands[taker] + s.pile_by_seat.sum(axis=0)
-        quads = hand == 4
-        known = known.at[:, taker].set(jnp.maximum(known[:, taker] - 4 * quads, 0))
-        s = s._replace(
-            hands=s.hands.at[taker].set(hand),
-            known_held=known,
-            pile_by_seat=jnp.zeros_like(s.pile_by_seat),
-            pile_count=jnp.zeros_like(s.pile_count),
-            pile_size=jnp.zeros_like(s.pile_size),
-            pile_plays=jnp.zeros_like(s.pile_plays),
-            claim_rank=jnp.full_like(s.claim_rank, -1),
+        lie = take(revealed, s.claim_rank) != s.last_count
+        taker = jnp.where(lie, owner, seat)
+        quads = challenge & (take(s.hands, taker) + s.pile_by_seat.sum(axis=0) == 4)
+        gained = s.pile_by_seat.sum(axis=0) - 4 * quads
+        at_seat, at_taker = self._seats == seat, self._seats == taker
+        hands = s.hands - (at_seat[:, None] & commits) * building + (at_taker[:, None] & challenge) * gained
+        known_held = self._known_after(s, seat, taker, count, quads, commits, challenge)
+        placed = commits * building
+        # Going out: the previous player's last cards are safe once played on; a truthful owner's once turned.
+        previous = jnp.where(commits, jnp.where(s.pile_plays > 0, s.last_seat, -1), owner)
+        safe = (commits & (previous >= 0)) | (challenge & ~lie)
+        held = hands.sum(axis=1)
+        safe &= take(held, previous) == 0
+        out, exit_place, num_out = _go_out(s.out, s.exit_place, s.num_out, previous, safe)
+        starter = jnp.where(lie, seat, (seat + 1) % n)
+        holding = held > 0
+        out, exit_place, num_out, first = self._settle(hands, out, exit_place, num_out, starter, challenge)
+        over, rewards, exit_place = self._outcome(out, exit_place, num_out, resolves)
+        follower = jnp.where(commits, next_seat(seat, holding), jnp.where(challenge, first, seat))
+        step_count = s.step_count + 1
+        after = State(
+            hands=hands,
+            pile_by_seat=jnp.where(challenge, 0, s.pile_by_seat + at_seat[:, None] * placed),
+            pile_count=jnp.where(challenge, 0, s.pile_count + at_seat * commits * count),
+            pile_size=jnp.where(challenge, 0, s.pile_size + commits * count),
+            pile_plays=jnp.where(challenge, 0, s.pile_plays + commits),
+            claim_rank=jnp.where(challenge, -1, jnp.where(commits & s.leading, building_rank, s.claim_rank)),
+            last_seat=jnp.where(commits, seat, s.last_seat),
+            last_cards=jnp.where(commits, building, s.last_cards),
+            last_count=jnp.where(commits, count, s.last_count),
+            known_held=known_held,
+            discarded=s.discarded | quads,
+            building_rank=jnp.where(resolves, -1, building_rank),
+            building=jnp.where(resolves, 0, building),
+            building_count=jnp.where(resolves, 0, count),
+            building_min=jnp.where(resolves, 0, jnp.where(is_pick, a - self.PICK, s.building_min)),
+            leading=jnp.where(commits, False, jnp.where(challenge, ~over, s.leading)),
+            out=out,
+            exit_place=exit_place,
+            num_out=num_out,
+            current_player=jnp.where(over, -1, follower),
+            terminated=over,
+            truncated=~over & (step_count >= self.max_steps),
+            rewards=rewards,
+            step_count=step_count,
+            legal_action_mask=s.legal_action_mask,
+            observation=s.observation,
         )
-        # A truthful last play is safe: its owner goes out before the taker's quads are counted.
-        safe = ~lie & (s.hands[owner].sum() == 0)
-        s = _select(safe, self._go_out(s, owner), s)
-        s = s._replace(hands=s.hands.at[taker].add(-4 * quads), discarded=s.discarded | quads)
-        starter = jnp.where(lie, challenger, (challenger + 1) % self.num_players)
-        return self._settle(s, starter)
+        finished = s.terminated | s.truncated
+        after = self._finish(after)
+        return jax.tree.map(lambda old, new: jnp.where(finished, old, new), s._replace(rewards=rewards * 0), after)
 
-    def _settle(self, s: State, starter: Array) -> State:
-        """After quads: the empty-handed go out (from ``starter`` on), then the game ends or a round starts."""
+    def _known_after(
+        self, s: State, seat: Array, taker: Array, count: Array, quads: Array, commits: Array, challenge: Array
+    ) -> Array:
+        """Certain knowledge of hands after the step: a placed play leaves ``count`` cards of unknown ranks; a
+        taker's pile is known to each observer as the cards it put in plus the revealed play, its quads leave."""
+        observers = jnp.arange(self.num_players + 1, dtype=INT)
+        column = jnp.where(challenge, taker, seat)
+        known = take(jnp.moveaxis(s.known_held, 1, 0), column)
+        gained = jnp.concatenate([s.pile_by_seat + s.last_cards, s.last_cards[None]])
+        gained -= (observers == s.last_seat)[:, None] * s.last_cards
+        taken = jnp.maximum(known + gained - 4 * quads, 0) * (observers != taker)[:, None]
+        played = jnp.maximum(known - count, 0)
+        new = jnp.where(challenge, taken, jnp.where(commits, played, known))
+        return jnp.moveaxis(put(jnp.moveaxis(s.known_held, 1, 0), column, new[None]), 0, 1)
+
+    def _settle(
+        self, hands: Array, out: Array, exit_place: Array, num_out: Array, starter: Array, when: Array
+    ) -> tuple[Array, Array, Array, Array]:
+        """After quads (``when``): the empty-handed go out, from ``starter`` on; the round's first player."""
         n = self.num_players
-        for offset in range(n):
-            seat = (starter + offset) % n
-            empty = (s.hands[seat].sum() == 0) & ~s.out[seat]
-            s = _select(empty, self._go_out(s, seat), s)
-        holding = s.hands.sum(axis=1) > 0
-        first = jnp.where(holding[starter], starter, _next_seat(starter, holding))
-        started = s._replace(leading=jnp.ones((), bool), current_player=first)
-        return _select(self._game_over(s), self._end(s), started)
+        empty = hands.sum(axis=1) == 0
+        going = when & empty & ~out
+        distance = (self._seats - starter) % n
+        earlier = (going[None, :] & (distance[None, :] < distance[:, None])).sum(axis=1)
+        exit_place = jnp.where(going, num_out + earlier, exit_place)
+        out, num_out = out | going, num_out + going.sum()
+        first = jnp.where(take(empty, starter), next_seat(starter, ~empty), starter)
+        return out, exit_place, num_out, first
 
-    def _go_out(self, s: State, seat: Array) -> State:
-        return s._replace(
-            out=s.out.at[seat].set(True), exit_place=s.exit_place.at[seat].set(s.num_out), num_out=s.num_out + 1
-        )
-
-    def _game_over(self, s: State) -> Array:
-        return (~s.out).sum() <= 1
-
-    def _end(self, s: State) -> State:
-        """The last player holding cards loses; rewards by the options' mode."""
+    def _outcome(self, out: Array, exit_place: Array, num_out: Array, when: Array) -> tuple[Array, Array, Array]:
+        """Whether the game is over (the last player holding cards loses), its rewards and the final places."""
         n = self.num_players
-        loser = jnp.argmax(~s.out)
-        place = s.exit_place.at[loser].set(s.num_out)
+        over = when & ((~out).sum() <= 1)
+        loser = jnp.argmax(~out)
+        place = jnp.where(over & (self._seats == loser), num_out, exit_place)
         if self.options.reward_mode == "loser":
             rewards = jnp.where(self._seats == loser, -1.0, 1.0 / (n - 1))
         else:
             rewards = (n - 1 - 2 * place) / (n - 1)
-        return s._replace(
-            exit_place=place,
-            current_player=jnp.full_like(s.current_player, -1),
-            terminated=jnp.ones((), bool),
-            rewards=rewards.astype(jnp.float32),
-        )
-
-    def _cleared_building(self) -> dict[str, Array]:
-        zero = jnp.zeros((), INT)
-        return {
-            "building_rank": zero - 1,
-            "building": jnp.zeros(self.num_ranks, INT),
-            "building_count": zero,
-            "building_min": zero,
-        }
+        return over, jnp.where(over, rewards, 0.0).astype(jnp.float32), place
 
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
@@ -266,7 +270,7 @@ class VerishFast:
         live = s.current_player >= 0
         declaring = s.leading & (s.building_rank < 0)
         declarable = ~s.discarded if self.options.forbid_discarded_rank else jnp.ones(r, bool)
-        hand = s.hands[jnp.maximum(s.current_player, 0)]
+        hand = take(s.hands, s.current_player)
         building = ~declaring & live
         picks = building & (s.building_count < MAX_PLAY) & (self._ranks >= s.building_min) & (hand > s.building)
         challenge = ~s.leading & (s.building_count == 0) & live
@@ -284,15 +288,7 @@ class VerishFast:
         )
 
 
-def _select(condition: Array, when_true: State, when_false: State) -> State:
-    """Field by field ``where``: one branch of the rules or the other, with no Python control flow."""
-    return jax.tree.map(lambda a, b: jnp.where(condition, a, b), when_true, when_false)
-
-
-def _next_seat(seat: Array, active: Array) -> Array:
-    """The first seat after ``seat`` in play order that is ``active`` (-1 if none)."""
-    n = active.shape[0]
-    candidates = (seat + jnp.arange(1, n + 1, dtype=INT)) % n
-    hits = active[candidates]
-    return jnp.where(hits.any(), candidates[jnp.argmax(hits)], -1)
-
+def _go_out(out: Array, exit_place: Array, num_out: Array, seat: Array, when: Array) -> tuple[Array, Array, Array]:
+    """``seat`` goes out (next in the exit order) where ``when`` holds."""
+    hit = one_hot(seat, out.shape[0]) & when
+    return out | hit, jnp.where(hit, num_out, exit_place), num_out + when

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import jax
 import jax.numpy as jnp
 
+from cardenvs.fast.arrays import rotate, take
+
 if TYPE_CHECKING:
     from cardenvs.fast.verish import State, VerishFast
 
@@ -16,12 +18,11 @@ def observe(env: VerishFast, s: State, me: jax.Array) -> jax.Array:
     """``me``'s view of ``s`` as one float32 vector of the reference layout's size."""
     n, r = env.num_players, env.num_ranks
     f32 = jnp.float32
-    order = (me + jnp.arange(n)) % n
     to_act = s.current_player
     has_pile = s.claim_rank >= 0
     my_turn = to_act == me
-    hand = s.hands[me]
-    mine_in_pile = s.pile_by_seat[me]
+    hand = take(s.hands, me)
+    mine_in_pile = take(s.pile_by_seat, me)
     building_phase = jnp.where(
         s.leading & (s.building_rank < 0), 1, jnp.where(~s.leading & (s.building_count == 0), 2, 3)
     )
@@ -34,14 +35,14 @@ def observe(env: VerishFast, s: State, me: jax.Array) -> jax.Array:
         mine_in_pile * has_pile,
         (s.last_count * has_pile)[None],
         jax.nn.one_hot((s.last_seat - me) % n, n) * has_pile,
-        s.pile_count[order] * has_pile,
-        s.hands.sum(axis=1)[order],
-        s.known_held[me][order[1:]].ravel(),
+        rotate(s.pile_count, me) * has_pile,
+        rotate(s.hands.sum(axis=1), me),
+        rotate(take(s.known_held, me), me)[1:].ravel(),
         jax.nn.one_hot(jnp.where(to_act >= 0, (to_act - me) % n, -1), n),
         jax.nn.one_hot(jnp.where(my_turn, s.building_rank, -1), r),
         s.building * my_turn,
         s.discarded,
-        s.out[order],
+        rotate(s.out, me),
         jax.nn.one_hot(jnp.where(my_turn, building_phase, -1), 4),
         jnp.zeros(n),  # match points: one game per episode
         (~s.terminated)[None],  # share of the match's games left
