@@ -4,10 +4,9 @@
     python -m experiments.bench.fast_bench --device gpu --json runs/fast_gpu.json        # 2^10 … 2^20 games
 
 Each batch runs random legal play as one jitted program: per decision, a uniform legal draw from the mask, the
-step (which builds the next player's observation and mask) and, for the games that ended, fresh deals put in
-place (a pool of ``batch / 16`` new deals per step; a finished game waits a step if the pool runs short, and a
-waiting game counts no decision). Every ``--steps`` decisions the batch comes back to Python. A *decision* is
-one game's step that acts. On the CPU the process is pinned to one core and XLA to one thread, and the
+step (which builds the next player's observation and mask) and fresh deals in place of the games that ended
+(:func:`cardenvs.fast.batched.redeal_finished`). Every ``--steps`` decisions the batch comes back to Python. A
+*decision* is one game's step that acts. On the CPU the process is pinned to one core and XLA to one thread, and the
 reference engine's AEC loop, its batched stepping and PettingZoo's leduc raw env (seeded once, the issue's
 reference) run in the same process, interleaved with the JAX runs; ``decisions per CPU second`` divides by the
 process's CPU time, which is the honest figure on a shared machine. On the GPU the sweep stops once a doubling
@@ -67,6 +66,7 @@ def jax_runner(players: int, batch: int, steps: int) -> Any:
     import jax.numpy as jnp
 
     from cardenvs.fast import VerishFast
+    from cardenvs.fast.batched import redeal_finished
 
     env = VerishFast(num_players=players)
     pool = max(1, batch // 16)
@@ -79,15 +79,7 @@ def jax_runner(players: int, batch: int, steps: int) -> Any:
         mask = state.legal_action_mask
         actions = jnp.argmax(jax.random.uniform(draw, mask.shape) * mask, axis=1)
         live = ~(state.terminated | state.truncated)
-        state = step(state, actions)
-        finished = state.terminated | state.truncated
-        fresh = init(jax.random.split(deal, pool))
-        slot = jnp.cumsum(finished) - 1  # the k-th finished game takes the k-th fresh deal
-        refill = finished & (slot < pool)
-        taken = jnp.clip(slot, 0, pool - 1)
-        state = jax.tree.map(
-            lambda old, new: jnp.where(refill.reshape((-1,) + (1,) * (old.ndim - 1)), new[taken], old), state, fresh
-        )
+        state = redeal_finished(env, step(state, actions), deal, pool)
         return (state, key), live.sum()
 
     @jax.jit

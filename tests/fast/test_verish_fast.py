@@ -134,8 +134,8 @@ def _compare(refs: list[VerishGame], state: Any, views: Any, rewards: list[np.nd
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> None:
-    decisions = play_lockstep(options, num_games=24, seed=len(options) * 7 + options["num_players"])
-    assert decisions > 24 * 40
+    decisions = play_lockstep(options, num_games=16, seed=len(options) * 7 + options["num_players"])
+    assert decisions > 16 * 40
 
 
 def test_random_deals_are_whole_decks_dealt_clockwise() -> None:
@@ -158,3 +158,22 @@ def test_random_deals_are_whole_decks_dealt_clockwise() -> None:
 def test_unsupported_options_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         VerishFast(**options)
+
+
+def test_the_batched_interface_re_deals_finished_games_in_place() -> None:
+    from cardenvs.fast.batched import FastBatchedGames
+    from cardenvs.vector import BatchedGames
+
+    fast, reference = (
+        FastBatchedGames(8, seed=1, num_players=3, max_steps=4),
+        BatchedGames("verish_ne_verish-v0", 8, num_players=3),
+    )
+    first = fast.reset()
+    assert first.observations.shape[1] == reference.reset().observations.shape[1] and first.masks.dtype == np.int8
+    for _ in range(4):
+        batch = fast.step(np.argmax(first.masks, axis=1))
+        first = batch
+    assert batch.truncated.all() and not batch.terminated.any()  # every game hit the 4-step cap …
+    assert (np.asarray(fast.state.step_count) == 0).all() and batch.masks.any(axis=1).all()  # … and was re-dealt
+    with pytest.raises(InvalidOptionError, match="8 actions"):
+        fast.step(np.zeros(3))
