@@ -45,7 +45,8 @@ def redeal_finished(env: VerishFast, state: State, key: jax.Array, pool: int) ->
 class FastBatchedGames:
     """``num_games`` JAX Verish' ne verish' games stepped together (options as ``VerishFast`` takes them)."""
 
-    def __init__(self, num_games: int, seed: int = 0, **options: Any):
+    def __init__(self, num_games: int, seed: int = 0, compiler_options: dict[str, Any] | None = None, **options: Any):
+        """``compiler_options``: XLA's, for the two programs compiled here (tests turn the optimiser off)."""
         if num_games < 1:
             raise InvalidOptionError(f"num_games must be at least 1, got {num_games}")
         self.env = VerishFast(**options)
@@ -58,10 +59,12 @@ class FastBatchedGames:
             after = jax.vmap(env.step)(state, actions)
             return redeal_finished(env, after, key, pool), after
 
-        self._step = jax.jit(step)
-        self._init = jax.jit(jax.vmap(env.init))
         self._key = jax.random.PRNGKey(seed)
+        keys = jax.random.split(self._key, num_games)
+        self._init = jax.jit(jax.vmap(env.init)).lower(keys).compile(compiler_options)
         self.state = self.reset_state()
+        actions = jnp.zeros(num_games, jnp.int32)
+        self._step = jax.jit(step).lower(self.state, actions, self._key).compile(compiler_options)
 
     def reset_state(self) -> State:
         self._key, deal = jax.random.split(self._key)

@@ -165,7 +165,7 @@ def test_the_batched_interface_re_deals_finished_games_in_place() -> None:
     from cardenvs.vector import BatchedGames
 
     fast, reference = (
-        FastBatchedGames(8, seed=1, num_players=3, max_steps=4),
+        FastBatchedGames(8, 1, QUICK_COMPILE, num_players=3, max_steps=4),
         BatchedGames("verish_ne_verish-v0", 8, num_players=3),
     )
     first = fast.reset()
