@@ -2,7 +2,8 @@
 
 Under ``vmap`` an index that differs per game (``hands[seat]``) becomes an XLA gather or scatter, which on a
 CPU runs element by element; with at most six seats and thirteen ranks a one-hot mask and a sum are
-elementwise work that fuses with its neighbours (3–5× faster per batch step, measured in ``docs/fast.md``)."""
+elementwise work that fuses with its neighbours (a batch step of 4,096 games went from 53 to 32–38 ms on one
+loaded core, ``docs/fast.md``)."""
 
 from __future__ import annotations
 
