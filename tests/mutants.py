@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from cardenvs.core.bluffing import ClaimMove
+from cardenvs.core.claim_moves import ClaimMove
 from cardenvs.core.engine import TERMINAL
 from cardenvs.goninkan.rules import PLAY, KankeiGame
 from cardenvs.goninkan.yoninkan_env import DEFINITION as YONINKAN

@@ -3,6 +3,8 @@ defects; each test fails on the engines before the fix)."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from cardenvs.core.errors import InvalidOptionError
@@ -26,7 +28,7 @@ ZSY_HANDS = ["3♣ 4♣", "5♣ 6♣", "7♣ 8♣", "9♣ 10♣"]
 
 
 def test_verish_explicit_deal_takes_the_options_dealer() -> None:
-    game = VerishGame.from_deal(VerishOptions(num_players=3, deck_size=36, dealer=1), VERISH_36, "A")
+    game = VerishGame.from_deal(VerishOptions(num_players=3, deck_size=36, dealer=1), VERISH_36, set_aside="A")
     assert game.dealer == 1 and game.current_player == 2  # the dealer's left-hand player starts
 
 
@@ -42,7 +44,7 @@ def test_kyuuri_explicit_deal_takes_the_options_dealer() -> None:
 
 def test_an_explicit_dealer_that_contradicts_the_options_is_refused() -> None:
     with pytest.raises(InvalidOptionError, match="contradicts the options' dealer=1"):
-        VerishGame.from_deal(VerishOptions(num_players=3, deck_size=36, dealer=1), VERISH_36, "A", dealer=2)
+        VerishGame.from_deal(VerishOptions(num_players=3, deck_size=36, dealer=1), VERISH_36, set_aside="A", dealer=2)
 
 
 def test_zsy_explicit_deal_refuses_an_empty_hand() -> None:
@@ -60,3 +62,13 @@ def test_zsy_later_deal_is_dealt_by_the_previous_third() -> None:
 def test_zsy_deal_episodes_have_no_previous_deal_and_no_exchange() -> None:
     with pytest.raises(InvalidOptionError, match="episode='deal' plays one deal"):
         ZsyGame.from_deal(ZsyOptions(num_players=4, episode="deal"), ZSY_HANDS, prev_order=[2, 0, 3, 1])
+
+
+@pytest.mark.parametrize(("game", "seat"), [(VerishGame, "dealer"), (YukushiGame, "leader"), (KyuuriGame, "dealer")])
+def test_from_deal_has_one_shape(game: type, seat: str) -> None:
+    """``from_deal(options, hands, *, dealer=None, rng=None, <the game's extras>)`` (Yukushi's seat is its leader)."""
+    parameters = list(inspect.signature(game.from_deal).parameters.values())
+    assert [p.name for p in parameters[:2]] == ["options", "hands"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters[2:])
+    names = {p.name: p.default for p in parameters[2:]}
+    assert names[seat] is None and names["rng"] is None

@@ -160,7 +160,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
-        player = self.player_index(agent)
+        player = self._player_of.get(agent)
+        if player is None:
+            player = self.player_index(agent)  # raises, naming the agents
         if player == game.current_player and not (self.terminations[agent] or self.truncations[agent]):
             mask = game.legal_mask().copy()
         else:
@@ -320,9 +322,17 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             ) from None
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()``, with a clear error before the first ``reset()``."""
+        """PettingZoo's ``last()`` (written out: it runs at every step), with a clear error before the first
+        ``reset()``."""
         self._require_game()
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     # ------------------------------------------------------------------ internals
     def _require_game(self) -> RulesEngine[Any]:

@@ -8,7 +8,6 @@ rewards hand-over and card conservation. The game keeps its own turn order, wind
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Self
@@ -27,6 +26,14 @@ from cardenvs.core.layout import ActionTable
 def rank_labels(deck: Deck) -> tuple[str, ...]:
     """Text of the deck's ranks, ascending."""
     return tuple(RANK_TEXT[r] for r in deck.ranks())
+
+
+@cache
+def rank_ids(num_ranks: int) -> np.ndarray:
+    """``0 … num_ranks - 1`` (read-only, shared)."""
+    ids = np.arange(num_ranks)
+    ids.flags.writeable = False
+    return ids
 
 
 @cache
@@ -104,10 +111,12 @@ class BluffingGame(RulesEngine[OptionsT]):
         self.canonical_ranks = deck.ranks()
         self.rank_labels = rank_labels(deck)
         self.num_ranks = len(self.canonical_ranks)
+        self._rank_ids = rank_ids(self.num_ranks)
 
     # ------------------------------------------------------------------ deals and text
     def _ranks_text(self, counts: np.ndarray) -> str:
-        return " ".join(self.rank_labels[k] for k in range(self.num_ranks) for _ in range(int(counts[k])))
+        labels = self.rank_labels
+        return " ".join([labels[k] for k in np.repeat(self._rank_ids, counts).tolist()])
 
     def _counts_from_text(self, text: str) -> np.ndarray:
         counts = np.zeros(self.num_ranks, dtype=np.int16)
@@ -147,8 +156,6 @@ class BluffingGame(RulesEngine[OptionsT]):
         for i, card in enumerate(cards[skip:]):
             hands[(first + i) % self.num_players, local[card]] += 1
         return list(hands), aside
-
-    rng: np.random.Generator
 
     # ------------------------------------------------------------------ events shared by the bluffing games
     def _log_play(self, play: Play, lead: bool, count_public: bool = True) -> None:
@@ -193,8 +200,7 @@ class BluffingGame(RulesEngine[OptionsT]):
     def _mask_picks(self, mask: np.ndarray) -> np.ndarray:
         """Set the ``pick`` ids the player to act may take next, and ``done`` once a card is picked."""
         t = self.table
-        for k in t.pickable(self.current_player):
-            mask[self.PICK + k] = 1
+        mask[self.PICK : self.PICK + t.num_ranks] = t.can_pick(self.current_player)
         if t.building_count:
             mask[self.DONE] = 1
         return mask
@@ -229,23 +235,10 @@ class BluffingGame(RulesEngine[OptionsT]):
 
     # ------------------------------------------------------------------ protocol parts
     def clone(self) -> Self:
-        """An independent copy, made cheaply (search agents and the conformance kit clone at every decision).
-        Logged events are never changed once added, so the copy's log is a new list of the same event dicts;
-        options, layout and action table are immutable and shared; arrays and lists of numbers are copied, the
-        table by :meth:`ClaimTable.clone`. A game with other mutable members copies them in :meth:`_clone_into`.
-        """
-        new = copy.copy(self)
-        for name, value in vars(self).items():
-            if isinstance(value, np.ndarray):
-                setattr(new, name, value.copy())
-            elif isinstance(value, list):
-                setattr(new, name, list(value))
-        new.table = self.table.clone()
-        new.events = EventLog()
-        new.events.events = list(self.events.events)
-        bits = type(self.rng.bit_generator)()
-        bits.state = self.rng.bit_generator.state
-        new.rng = np.random.Generator(bits)
+        """An independent copy, made cheaply (search agents and the conformance kit clone at every decision): see
+        :meth:`RulesEngine._clone_members`. A game with mutable members it does not know (a dict, a list of
+        lists) copies them in :meth:`_clone_into`."""
+        new = self._clone_members()
         self._clone_into(new)
         return new
 

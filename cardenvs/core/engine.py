@@ -23,7 +23,8 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Self, TypeVar
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from cardenvs.core.layout import ActionTable, ObservationLayout
 
 TERMINAL = -1
 """``current_player`` of a finished game."""
+
+_IMMUTABLE = frozenset({int, float, bool, str, tuple, type(None), frozenset, np.int64, np.float64})
+"""Member types a clone shares without looking further."""
 
 OptionsT = TypeVar("OptionsT")
 
@@ -46,8 +50,26 @@ class RulesEngine(ABC, Generic[OptionsT]):
     events: EventLog
     layout: ObservationLayout
     actions: ActionTable
-    rng: np.random.Generator
-    """The generator later deals of a match come from."""
+
+    _rng: np.random.Generator | None = None
+    _rng_state: tuple[type[np.random.BitGenerator], dict[str, Any]] | None = None
+    """A clone's generator, not built yet: its bit generator's type and state (see :meth:`_clone_members`)."""
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator later deals of a match come from."""
+        if self._rng is None:
+            if self._rng_state is None:
+                raise AttributeError(f"{type(self).__name__} has no generator yet")
+            kind, state = self._rng_state
+            bits = kind(0)  # seeding with a constant is the cheap way to build one; the state replaces it
+            bits.state = state
+            self._rng, self._rng_state = np.random.Generator(bits), None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._rng_state = value, None
 
     @property
     def is_terminal(self) -> bool:
@@ -122,13 +144,26 @@ class RulesEngine(ABC, Generic[OptionsT]):
         """Whether the current player is part-way through a composite move (some sub-steps taken)."""
         return False
 
-    @abstractmethod
+    observer: ClassVar[Observer | None] = None
+    """How the game is seen (layout, encoder, picture), attached by its definition: see :meth:`observed_by`."""
+
+    @classmethod
+    def observed_by(cls, observer: Observer) -> None:
+        """Attach the game's :class:`Observer` (its definition module does, so the rules never import it)."""
+        cls.observer = observer
+
+    def _observer(self) -> Observer:
+        if self.observer is None:
+            raise NotImplementedError(f"{type(self).__name__} has no observer; its definition attaches one")
+        return self.observer
+
     def observation(self, player: int) -> np.ndarray:
         """Seat-relative ``float32`` observation of ``player``, laid out by ``self.layout``."""
+        return self._observer().encode(self, player, None)
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
-        """Write ``observation(player)`` into ``out`` (batched stepping; engines may override to skip a copy)."""
-        out[:] = self.observation(player)
+        """Write ``observation(player)`` into ``out`` (batched stepping)."""
+        self._observer().encode(self, player, out)
 
     _rewards: np.ndarray | None = None
     """Rewards earned and not yet handed over (engines assign it when a game or deal scores)."""
@@ -157,13 +192,41 @@ class RulesEngine(ABC, Generic[OptionsT]):
     def card_multiset(self) -> list[int]:
         """Every card of the game wherever it lies (hands, piles, stock, discards), for conservation checks."""
 
-    @abstractmethod
     def render_text(self) -> str:
         """A readable, omniscient picture of the table (all hands shown)."""
+        return self._observer().render(self)
 
     def clone(self) -> Self:
-        """An independent deep copy."""
+        """An independent deep copy (engines whose members :meth:`_clone_members` knows use it instead)."""
         return copy.deepcopy(self)
+
+    def _clone_members(self) -> Self:
+        """A cheap independent copy for search (thousands of clones per decision), by the type of each member:
+        NumPy arrays are copied (read-only ones, shared tables, are shared), lists one level deep (their items
+        must be immutable), the event log forked (copy-on-write, see :meth:`EventLog.fork`), members with a
+        ``clone()`` method cloned, and the generator's state taken (the copy builds its generator only if it
+        deals again, which is most of what copying a generator costs). Everything else (options, layouts,
+        action tables, numbers, strings, tuples) is immutable and shared."""
+        new = object.__new__(type(self))
+        members = new.__dict__
+        members.update(self.__dict__)
+        for name, value in members.items():
+            kind = type(value)
+            if kind in _IMMUTABLE:
+                continue
+            if kind is np.ndarray:
+                if value.flags.writeable:
+                    members[name] = value.copy()
+            elif kind is list:
+                members[name] = list(value)
+            elif kind is EventLog:
+                members[name] = value.fork()
+            elif name == "_rng":
+                bits = value.bit_generator
+                members[name], new._rng_state = None, (type(bits), bits.state)
+            elif hasattr(kind, "clone"):
+                members[name] = value.clone()
+        return new
 
     def describe_action(self, action: int) -> str:
         """Readable name of an action id."""
@@ -178,6 +241,20 @@ class RulesEngine(ABC, Generic[OptionsT]):
 
 
 @dataclass(frozen=True)
+class Observer:
+    """How a game is seen, kept apart from its rules: modules that read the engine (the encoder, the renderer),
+    brought together with it by the game's definition (:meth:`RulesEngine.observed_by`). Engines that write their
+    own ``observation`` and ``render_text`` need none."""
+
+    layout: Callable[[Any], ObservationLayout]
+    """The observation layout of an engine (called during its set-up, once its options and sizes are known)."""
+    encode: Callable[[Any, int, np.ndarray | None], np.ndarray]
+    """``encode(engine, seat, out)``: the seat's observation, written into ``out`` when given (else a new array)."""
+    render: Callable[[Any], str]
+    """The omniscient text picture of the table."""
+
+
+@dataclass(frozen=True)
 class GameDefinition(Generic[OptionsT]):
     """Everything the adapter and the registry need to know about one game."""
 
@@ -187,7 +264,8 @@ class GameDefinition(Generic[OptionsT]):
     options_type: type[OptionsT]
     new_game: Callable[[OptionsT, np.random.Generator], RulesEngine[OptionsT]]
     default_max_steps: Callable[[OptionsT], int]
-    num_players: Callable[[OptionsT], int]
+    num_players: Callable[[OptionsT], int] = attrgetter("num_players")
+    """Players of an option set (default: the options' ``num_players``)."""
     variants: tuple[dict[str, Any], ...] = ({},)
     """Option sets the conformance kit must cover: every player count and every rule variant."""
     benchmark_options: dict[str, Any] = field(default_factory=dict)

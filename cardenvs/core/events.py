@@ -17,12 +17,24 @@ Event = dict[str, Any]
 
 
 class EventLog:
-    """An append-only list of events with views per observer."""
+    """An append-only list of events with views per observer.
 
-    __slots__ = ("events",)
+    Logged events are never changed, so :meth:`fork` (what engines' ``clone`` uses) shares the list with the
+    copy until either side logs again: a clone costs nothing however long the game has run. Code that edits
+    ``events`` in place must not do it on a forked log."""
+
+    __slots__ = ("_shared", "events")
 
     def __init__(self) -> None:
         self.events: list[Event] = []
+        self._shared = False
+
+    def fork(self) -> EventLog:
+        """A log with the same events that grows apart from this one (copy-on-write)."""
+        twin = EventLog.__new__(EventLog)
+        twin.events = self.events
+        twin._shared = self._shared = True
+        return twin
 
     def add(
         self,
@@ -33,6 +45,9 @@ class EventLog:
         secret: dict[str, Any] | None = None,
     ) -> None:
         """Append one event; omitted parts are stored as empty."""
+        if self._shared:  # the list is shared with a fork: this log takes its own copy before growing
+            self.events = list(self.events)
+            self._shared = False
         self.events.append(
             {"kind": kind, "player": player, "public": public or {}, "private": private or {}, "secret": secret or {}}
         )

@@ -4,7 +4,8 @@ who can hold what (a player who showed a void in a suit, a card known to be in o
 Cards go to players with fixed capacities (their hand sizes); each card may only go to an allowed set of
 players. :func:`constrained_deal` draws a random assignment that meets every constraint, using Hall's
 condition to never paint itself into a corner: an assignment of every card exists iff, for each set ``S``
-of players, the cards allowed only inside ``S`` fit in the capacity of ``S``.
+of players, the cards allowed only inside ``S`` fit in the capacity of ``S``. Where nothing narrows it down,
+:func:`redeal_counts` shuffles rank counts among places of fixed sizes.
 """
 
 from __future__ import annotations
@@ -66,3 +67,24 @@ def constrained_deal(
         hands[player].extend(free[: room[player]])
         free = free[room[player] :]
     return hands
+
+
+def redeal_counts(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The cards counted in the rows of ``counts`` (one place per row, rank counts) shuffled among the places, each
+    keeping its size.
+
+    The cards are sorted before the shuffle, so the result depends on which cards are hidden and on ``rng`` only,
+    not on where they lay: re-dealt worlds of one information set give one search the same samples."""
+    num_places, num_ranks = counts.shape
+    tokens = np.repeat(np.arange(num_ranks), counts.sum(axis=0))  # every hidden card, sorted by rank
+    rng.shuffle(tokens)
+    place_of_token = np.repeat(np.arange(num_places), counts.sum(axis=1))  # the first size_0 tokens to place 0, …
+    dealt = np.bincount(place_of_token * num_ranks + tokens, minlength=num_places * num_ranks)
+    return dealt.reshape(num_places, num_ranks).astype(counts.dtype)
+
+
+def redeal_slots(slots: Sequence[np.ndarray], rng: np.random.Generator) -> None:
+    """Shuffle the cards held in ``slots`` (rank-count arrays) among them, each keeping its size; in place (see
+    :func:`redeal_counts`)."""
+    for s, row in zip(slots, redeal_counts(np.array(slots), rng), strict=True):
+        s[:] = row

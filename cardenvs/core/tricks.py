@@ -23,6 +23,9 @@ class Trick:
     led_suit: int = -1
     """Suit to follow (the suit of the lead, or the suit named when a joker is led); -1 before the lead."""
 
+    def clone(self) -> Trick:
+        return Trick(self.leader, list(self.seats), list(self.cards), self.led_suit)
+
     def add(self, seat: int, card: int) -> None:
         self.seats.append(seat)
         self.cards.append(card)
@@ -59,6 +62,12 @@ class PlayedCards:
         self.by_seat = np.zeros((num_players, vocabulary), dtype=np.int8)
         n = num_players
         self._orders = [np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)]
+
+    def clone(self) -> PlayedCards:
+        """An independent copy (the seat orders, never changed, are shared)."""
+        new = PlayedCards.__new__(PlayedCards)
+        new.by_seat, new._orders = self.by_seat.copy(), self._orders
+        return new
 
     def record(self, seat: int, card: int) -> None:
         self.by_seat[seat, card] += 1

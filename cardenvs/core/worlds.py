@@ -19,6 +19,8 @@ def reseed_chance(world: Any, rng: np.random.Generator) -> None:
     for name, value in vars(world).items():
         if isinstance(value, np.random.Generator):
             setattr(world, name, np.random.default_rng(int(rng.integers(2**63))))
+        elif name == "_rng" and isinstance(world, RulesEngine) and world._rng_state is not None:
+            world.rng = np.random.default_rng(int(rng.integers(2**63)))  # a clone's generator not built yet
 
 
 def sample_world(game: RulesEngine[Any], seat: int, rng: np.random.Generator) -> RulesEngine[Any]:

@@ -9,15 +9,12 @@ never shown: ``unseen`` lumps it together with the other players' hands, as a pl
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.layout import ObservationLayout
-
-if TYPE_CHECKING:
-    from cardenvs.kyuuri.rules import KyuuriGame
+from cardenvs.kyuuri.rules import KyuuriGame
 
 R = NUM_RANKS
 
@@ -102,3 +99,20 @@ class Encoder:
         obs[self.deals_played] = game.deals_played
         obs[self.deals_left] = game.options.deals_cap - game.deals_played
         return obs
+
+
+@cache
+def encoder(layout: ObservationLayout, num_players: int) -> Encoder:
+    """The encoder of a layout (one per option set, shared by every game)."""
+    return Encoder(layout, num_players)
+
+
+def layout_of(game: KyuuriGame) -> ObservationLayout:
+    """The layout of ``game``'s options."""
+    o = game.options
+    return observation_layout(o.num_players, o.hand_size, o.penalty_bound, o.deals_cap)
+
+
+def encode(game: KyuuriGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Player ``me``'s observation vector (written into ``out`` when given)."""
+    return encoder(game.layout, game.num_players).encode(game, me, out)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.kyuuri.encoding import encode, layout_of
 from cardenvs.kyuuri.options import KyuuriOptions
 from cardenvs.kyuuri.position import read_position, write_position
+from cardenvs.kyuuri.render import render
 from cardenvs.kyuuri.rules import KyuuriGame
+
+KyuuriGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 
 def _default_max_steps(options: KyuuriOptions) -> int:
@@ -15,17 +19,12 @@ def _default_max_steps(options: KyuuriOptions) -> int:
     return options.hand_size * options.num_players * options.deals_cap + 1
 
 
-def _num_players(options: KyuuriOptions) -> int:
-    return options.num_players
-
-
 DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
     name="kyuuri",
     version=0,
     options_type=KyuuriOptions,
     new_game=KyuuriGame,
     default_max_steps=_default_max_steps,
-    num_players=_num_players,
     variants=(
         *({"num_players": n} for n in range(2, 8)),
         {"num_players": 5, "threshold_strict": True},

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.render import Words, last_event_line, seat_line
 from cardenvs.core.seating import agent_name
-from cardenvs.kyuuri.rules import ranks_text
-
-if TYPE_CHECKING:
-    from cardenvs.kyuuri.rules import KyuuriGame
+from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
 
 
 def render(game: KyuuriGame) -> str:

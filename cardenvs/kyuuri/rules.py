@@ -13,16 +13,15 @@ from typing import Any, Self
 
 import numpy as np
 
-from cardenvs.core.bluffing import redeal_slots
 from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_index
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.options import deal_seat
+from cardenvs.core.redeal import redeal_slots
 from cardenvs.core.seating import next_seat
 from cardenvs.core.tricks import PlayedCards, Trick, winning_position
 from cardenvs.kyuuri.actions import ACTIONS, PlayRank
-from cardenvs.kyuuri.encoding import Encoder, observation_layout
 from cardenvs.kyuuri.options import KyuuriOptions
 from cardenvs.kyuuri.scoring import apply_limit, places_by_penalty, score_last_trick, share_rewards
 
@@ -35,6 +34,8 @@ MASKS = ((np.arange(1 << NUM_RANKS)[:, None] >> np.arange(NUM_RANKS)) & 1).astyp
 """``MASKS[bits]``: the action mask of a bit set of ranks (read-only rows, shared by every game)."""
 MASKS.flags.writeable = False
 NOTHING_TO_BEAT = -1
+RANK_BITS = 1 << np.arange(NUM_RANKS, dtype=np.int64)
+"""``RANK_BITS[r]``: the bit of rank ``r`` in a bit set of ranks."""
 
 
 def ranks_text(counts: Sequence[int] | np.ndarray) -> str:
@@ -64,9 +65,8 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         self.rng = rng
         self.num_players = n
         self.hand_size = options.hand_size
-        self.layout = observation_layout(n, self.hand_size, options.penalty_bound, options.deals_cap)
         self.actions = ACTIONS
-        self.encoder = Encoder(self.layout, n)
+        self.layout = self._observer().layout(self)
         self.events = EventLog()
         self.penalties_array = np.zeros(n, dtype=np.int16)
         self.eliminated_array = np.zeros(n, dtype=bool)
@@ -250,12 +250,6 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             raise TypeError(f"not a Kyuuri move: {move!r}")
         return [move.rank]
 
-    def observation(self, player: int) -> np.ndarray:
-        return self.encoder.encode(self, player)
-
-    def observe_into(self, player: int, out: np.ndarray) -> None:
-        self.encoder.encode(self, player, out)
-
     def privileged_state(self) -> dict[str, Any]:
         return {
             "deals_played": self.deals_played,
@@ -272,21 +266,21 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             "places": list(self.places),
         }
 
+    def clone(self) -> Self:
+        """A cheap independent copy (see :meth:`RulesEngine._clone_members`): the members are arrays, flat lists,
+        the trick, the played cards, the event log and immutable parts."""
+        return self._clone_members()
+
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
         others = [copy.hands[s] for s in range(self.num_players) if s != observer]
         redeal_slots([copy.stock, *others], rng)
-        copy.held = [sum(1 << r for r in range(NUM_RANKS) if h[r]) for h in copy.hands]
+        copy.held = (copy.hands > 0).dot(RANK_BITS).tolist()
         return copy
 
     def card_multiset(self) -> list[int]:
         counts = self.hands.sum(axis=0) + self.stock + self.played.all_played()
         return [r for r in range(NUM_RANKS) for _ in range(int(counts[r]))]
-
-    def render_text(self) -> str:
-        from cardenvs.kyuuri.render import render
-
-        return render(self)
 
     # ------------------------------------------------------------------ tricks and deals
     def _finish_trick(self) -> None:

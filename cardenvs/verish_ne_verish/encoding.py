@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardenvs.core.bluffing import claim_feature_groups, encode_match, match_feature_groups
+from cardenvs.core.claim_encoding import claim_feature_groups, encode_claims, encode_match, match_feature_groups
 from cardenvs.core.layout import ObservationLayout
-
-if TYPE_CHECKING:
-    from cardenvs.verish_ne_verish.rules import VerishGame
+from cardenvs.verish_ne_verish.rules import VerishGame
 
 PHASES = ("quad_decision", "declare", "challenge_or_pick", "picking")
 
@@ -31,18 +28,24 @@ def observation_layout(num_players: int, num_ranks: int, deck_size: int, n_games
     )
 
 
-def encode(game: VerishGame, me: int) -> np.ndarray:
-    """Player ``me``'s observation vector."""
+def layout_of(game: VerishGame) -> ObservationLayout:
+    """The layout of ``game``'s options and deck."""
+    return observation_layout(game.num_players, game.num_ranks, game.deck.size, game.options.n_games)
+
+
+def encode(game: VerishGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Player ``me``'s observation vector (written into ``out`` when given)."""
     layout = game.layout
     s, o = layout.slices, layout.offsets
-    obs = np.zeros(layout.size, dtype=np.float32)
+    obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
+    if out is not None:
+        out.fill(0.0)
     table = game.table
     to_act = game.current_player
-    table.encode(obs, layout, me, to_act)
-    order = table.orders[me]
+    encode_claims(table, obs, layout, me, to_act)
     obs[s["discarded"]] = game.discarded
-    out = game.out
-    obs[s["out"]] = [out[k] for k in order]
+    gone = game.out
+    obs[s["out"]] = gone[me:] + gone[:me]  # seat-relative: me first, then clockwise
     if to_act == me:
         if game.quad_queue:
             phase = 0
@@ -53,5 +56,5 @@ def encode(game: VerishGame, me: int) -> np.ndarray:
         else:
             phase = 3
         obs[o["phase"] + phase] = 1.0
-    encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
+    encode_match(obs, layout, table.orders[me], game.match_points, game.games_played, game.options.n_games)
     return obs

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.verish_ne_verish.encoding import encode, layout_of
 from cardenvs.verish_ne_verish.position import read_position, write_position
+from cardenvs.verish_ne_verish.render import render
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
+
+VerishGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 
 def _default_max_steps(options: VerishOptions) -> int:
     return 3000 * options.n_games
-
-
-def _num_players(options: VerishOptions) -> int:
-    return options.num_players
 
 
 DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
@@ -22,7 +22,6 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
     options_type=VerishOptions,
     new_game=VerishGame,
     default_max_steps=_default_max_steps,
-    num_players=_num_players,
     variants=(
         *({"num_players": n} for n in range(2, 7)),
         *({"num_players": n, "deck_size": 52 if n == 2 else 36} for n in range(2, 7)),

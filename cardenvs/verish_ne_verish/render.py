@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardenvs.core.bluffing_render import bluffing_words, footer_lines, table_lines
 from cardenvs.core.render import Words
 from cardenvs.core.seating import agent_name
-
-if TYPE_CHECKING:
-    from cardenvs.verish_ne_verish.rules import VerishGame
+from cardenvs.verish_ne_verish.rules import VerishGame
 
 
 def render(game: VerishGame) -> str:

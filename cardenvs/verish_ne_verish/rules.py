@@ -12,16 +12,16 @@ from typing import Any, Literal, Self
 
 import numpy as np
 
-from cardenvs.core.bluffing import ClaimMove, ClaimTable
+from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
 from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
+from cardenvs.core.claim_moves import ClaimMove, claim_actions, claim_moves
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.options import deal_seat, require
 from cardenvs.core.seating import next_seat
 from cardenvs.verish_ne_verish.actions import Challenge, QuadDecision, action_table
-from cardenvs.verish_ne_verish.encoding import encode, observation_layout
 
 MAX_PLAY = 3
 RewardMode = Literal["loser", "exit_order"]
@@ -74,9 +74,7 @@ class VerishGame(BluffingGame[VerishOptions]):
     def _setup(self, options: VerishOptions, rng: np.random.Generator) -> None:
         deck = options.deck
         self._init_common(options, rng, options.num_players, deck)
-        self.layout: ObservationLayout = observation_layout(
-            self.num_players, self.num_ranks, deck.size, options.n_games
-        )
+        self.layout: ObservationLayout = self._observer().layout(self)
         a = self._init_claim_actions(action_table(self.rank_labels))
         self.DISCARD = a["discard_quad"].offset
         self.KEEP = a["keep_quads"].offset
@@ -87,13 +85,14 @@ class VerishGame(BluffingGame[VerishOptions]):
         cls,
         options: VerishOptions,
         hands: Sequence[str],
+        *,
         set_aside: str,
         dealer: int | None = None,
         rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"7 7 K A"``),
         ``set_aside`` the rank of the card put aside. Together they must make up the deck exactly. ``dealer``
-        defaults to the options' dealer (else seat 0)."""
+        defaults to the options' dealer (else seat 0); ``rng`` deals the later games of a match."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         game.dealer = deal_seat("dealer", dealer, options.dealer, game.num_players)
@@ -203,7 +202,7 @@ class VerishGame(BluffingGame[VerishOptions]):
         moves: list[Hashable] = []
         if not self.leading and self.table.building_count == 0:
             moves.append(Challenge())
-        moves.extend(self.table.claim_moves(seat, self._declarable()))
+        moves.extend(claim_moves(self.table, seat, self._declarable()))
         return moves
 
     def move_actions(self, move: Hashable) -> list[int]:
@@ -212,15 +211,12 @@ class VerishGame(BluffingGame[VerishOptions]):
         if isinstance(move, QuadDecision):
             return [*(self.DISCARD + k for k in move.discard), self.KEEP]
         if isinstance(move, ClaimMove):
-            return self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE)
+            return claim_actions(self.table, self.current_player, move, self.DECLARE, self.PICK, self.DONE)
         raise TypeError(f"not a Verish' ne verish' move: {move!r}")
 
     def move_in_progress(self) -> bool:
         t = self.table
         return t.building_rank >= 0 or t.building_count > 0 or (bool(self.quad_queue) and self.quad_min > 0)
-
-    def observation(self, player: int) -> np.ndarray:
-        return encode(self, player)
 
     def privileged_state(self) -> dict[str, Any]:
         t = self.table
@@ -249,11 +245,6 @@ class VerishGame(BluffingGame[VerishOptions]):
 
     def card_multiset(self) -> list[int]:
         return self._multiset(self._table_cards() + self.aside + 4 * self.discarded)
-
-    def render_text(self) -> str:
-        from cardenvs.verish_ne_verish.render import render
-
-        return render(self)
 
     # ------------------------------------------------------------------ moves
     def _declarable(self) -> list[int]:

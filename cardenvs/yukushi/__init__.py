@@ -2,8 +2,8 @@
 
 ``cardenvs/yukushi-v0``; rules, options, observation and actions: ``docs/games/yukushi.md``. The pure engine is
 :class:`cardenvs.yukushi.rules.YukushiGame` (``from_deal`` builds explicit deals); the claim, pile and
-challenge machinery is shared with Verish' ne verish' (:mod:`cardenvs.core.bluffing`,
-:mod:`cardenvs.core.bluffing_game`, :mod:`cardenvs.core.challenge`).
+challenge machinery is shared with Verish' ne verish' (:mod:`cardenvs.core.bluffing`, :mod:`cardenvs.core.claim_moves`,
+:mod:`cardenvs.core.claim_encoding`, :mod:`cardenvs.core.bluffing_game`, :mod:`cardenvs.core.challenge`).
 """
 
 # PettingZoo classic's convention: ``from cardenvs import yukushi; yukushi.env()``. Importing the env

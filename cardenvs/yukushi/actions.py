@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from cardenvs.core.bluffing import Challenge, ClaimMove, claim_action_blocks
+from cardenvs.core.claim_moves import Challenge, ClaimMove, claim_action_blocks
 from cardenvs.core.layout import ActionTable
 
 

@@ -1,6 +1,6 @@
 """Observation layout and encoder of Yukushi (seat-relative: me first, then clockwise).
 
-The shared claim groups (:func:`~cardenvs.core.bluffing.claim_feature_groups`) carry hands, the pile, certain
+The shared claim groups (:func:`~cardenvs.core.claim_encoding.claim_feature_groups`) carry hands, the pile, certain
 knowledge of the others' hands and the play under construction; Yukushi adds declared counts, the turn, passes,
 the open challenge window as far as the observer may know it, the cards flushed unseen, who is out and the match.
 Nothing about another player's choice in a simultaneous window (model A) is encoded before the window closes.
@@ -9,15 +9,12 @@ Nothing about another player's choice in a simultaneous window (model A) is enco
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardenvs.core.bluffing import claim_feature_groups, encode_match, match_feature_groups
+from cardenvs.core.claim_encoding import claim_feature_groups, encode_claims, encode_match, match_feature_groups
 from cardenvs.core.layout import ObservationLayout
-
-if TYPE_CHECKING:
-    from cardenvs.yukushi.rules import YukushiGame
+from cardenvs.yukushi.rules import YukushiGame
 
 PHASES = ("declare", "declare_count", "window", "turn", "picking")
 HIDDEN_COUNT_GROUPS = ("pile_size", "last_play_count", "pile_by_seat", "hand_sizes")
@@ -52,11 +49,18 @@ def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> Obs
     )
 
 
-def encode(game: YukushiGame, me: int) -> np.ndarray:
-    """Player ``me``'s observation vector."""
+def layout_of(game: YukushiGame) -> ObservationLayout:
+    """The layout of ``game``'s options."""
+    return observation_layout(game.num_players, game.options.max_play, game.options.n_games)
+
+
+def encode(game: YukushiGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Player ``me``'s observation vector (written into ``out`` when given)."""
     layout = game.layout
-    obs = np.zeros(layout.size, dtype=np.float32)
-    game.table.encode(obs, layout, me, game.current_player)
+    obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
+    if out is not None:
+        out.fill(0.0)
+    encode_claims(game.table, obs, layout, me, game.current_player)
     order = game.table.orders[me]
     _encode_counts(game, me, obs)
     _encode_turn(game, me, obs, order)

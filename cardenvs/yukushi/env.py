@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.yukushi.encoding import encode, layout_of
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.position import read_position, write_position
+from cardenvs.yukushi.render import render
 from cardenvs.yukushi.rules import YukushiGame
+
+YukushiGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 
 def _default_max_steps(options: YukushiOptions) -> int:
@@ -22,7 +24,6 @@ DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
     options_type=YukushiOptions,
     new_game=YukushiGame,
     default_max_steps=_default_max_steps,
-    num_players=attrgetter("num_players"),
     variants=(
         # Every player count and window model; max_play stays small where legal_moves() is enumerated a lot
         # (the kit lists every complete move at every decision: 30,927 for a lead with max_play=4).

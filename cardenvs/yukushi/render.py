@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardenvs.core.bluffing_render import bluffing_words, footer_lines, table_lines
 from cardenvs.core.render import Words
 from cardenvs.core.seating import agent_name
-
-if TYPE_CHECKING:
-    from cardenvs.yukushi.rules import YukushiGame
+from cardenvs.yukushi.rules import YukushiGame
 
 
 def render(game: YukushiGame) -> str:

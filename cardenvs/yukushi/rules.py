@@ -15,23 +15,22 @@ from typing import Any, Self
 
 import numpy as np
 
-from cardenvs.core.bluffing import Challenge, ClaimMove, ClaimTable
-from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
+from cardenvs.core.bluffing import ClaimTable
+from cardenvs.core.bluffing_game import rank_totals
 from cardenvs.core.cards import STANDARD_52
-from cardenvs.core.challenge import ChallengeWindow
+from cardenvs.core.claim_moves import Challenge, ClaimMove, claim_actions, claim_moves
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.core.options import deal_seat
-from cardenvs.core.seating import next_seat
 from cardenvs.yukushi.actions import Decline, Pass, action_table
-from cardenvs.yukushi.encoding import encode, observation_layout
 from cardenvs.yukushi.options import YukushiOptions
+from cardenvs.yukushi.turns import YukushiPlay
 
 DECLARE, DECLARE_COUNT, WINDOW, TURN, PICKING = range(5)
 """Decision phases (the encoding's ``phase`` one-hot)."""
 
 
-class YukushiGame(BluffingGame[YukushiOptions]):
+class YukushiGame(YukushiPlay):
     """One Yukushi match (``n_games`` games) from the first deal to the last winner."""
 
     def __init__(self, options: YukushiOptions, rng: np.random.Generator):
@@ -41,7 +40,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
 
     def _setup(self, options: YukushiOptions, rng: np.random.Generator) -> None:
         self._init_common(options, rng, options.num_players, STANDARD_52)
-        self.layout: ObservationLayout = observation_layout(self.num_players, options.max_play, options.n_games)
+        self.layout: ObservationLayout = self._observer().layout(self)
         a = self._init_claim_actions(action_table(self.rank_labels, options.max_play))
         self.DECLINE = a["decline"].offset
         self.PASS = a["pass"].offset
@@ -55,12 +54,14 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         cls,
         options: YukushiOptions,
         hands: Sequence[str],
+        *,
         leader: int | None = None,
         rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"2 2 10 K"``); the
         hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative (default: the
-        options' leader, else seat 0)."""
+        options' leader, else seat 0): Yukushi has no dealer, so it takes the place of the others' ``dealer``;
+        ``rng`` deals the later games of a match."""
         game = cls.__new__(cls)
         game._setup(options, rng if rng is not None else np.random.default_rng(0))
         game.leader = deal_seat("leader", leader, options.leader, game.num_players)
@@ -85,7 +86,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
         self.passes = 0
         self.pile_declared = 0
         self.leading = True
-        self.window: ChallengeWindow | None = None
+        self.window = None
         self.flushed_counts = [0] * n
         self.flushed_total = 0
         self.events.add(
@@ -193,7 +194,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
             moves.append(Pass())
             if self.window is not None:
                 moves.append(Challenge())
-        moves.extend(self.table.claim_moves(seat, self._declarable(seat), self.counts))
+        moves.extend(claim_moves(self.table, seat, self._declarable(seat), self.counts))
         return moves
 
     def _voided_at_first_step(self) -> bool:
@@ -205,7 +206,7 @@ class YukushiGame(BluffingGame[YukushiOptions]):
 
     def move_actions(self, move: Hashable) -> list[int]:
         if type(move) is ClaimMove:  # the most frequent, first
-            ids = self.table.claim_actions(self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
+            ids = claim_actions(self.table, self.current_player, move, self.DECLARE, self.PICK, self.DONE, self.COUNT)
             return ids[:1] if self._voided_at_first_step() else ids
         if isinstance(move, Challenge):
             return [self.CHALLENGE]
@@ -220,9 +221,6 @@ class YukushiGame(BluffingGame[YukushiOptions]):
     def move_in_progress(self) -> bool:
         t = self.table
         return t.building_rank >= 0 or t.building_count > 0 or t.building_declared_count >= 0
-
-    def observation(self, player: int) -> np.ndarray:
-        return encode(self, player)
 
     def privileged_state(self) -> dict[str, Any]:
         t, w = self.table, self.window
@@ -260,188 +258,3 @@ class YukushiGame(BluffingGame[YukushiOptions]):
 
     def card_multiset(self) -> list[int]:
         return self._multiset(self._table_cards() + self.table.removed_own.sum(axis=0))
-
-    def render_text(self) -> str:
-        from cardenvs.yukushi.render import render
-
-        return render(self)
-
-    # ------------------------------------------------------------------ turn actions
-    def _declarable(self, seat: int) -> Sequence[int]:
-        if not self.options.forbid_exhausted_rank:
-            return range(self.num_ranks)
-        public = self.table.known_held[self.num_players]
-        elsewhere = public.sum(axis=0) - public[seat]
-        return [k for k in range(self.num_ranks) if elsewhere[k] < 4]
-
-    def _turn_call(self, seat: int) -> None:
-        window = self.window
-        assert window is not None
-        window.decide(seat, True)
-        self._close_window()
-
-    def _turn_pass(self, seat: int) -> None:
-        if self._window_voids_turn(seat):
-            return
-        self.events.add("pass", seat)
-        self.passes += 1
-        self.turn = self._next_active(seat)
-        self._open_window()
-
-    def _turn_play(self, seat: int) -> None:
-        t = self.table
-        if self._window_voids_turn(seat):
-            return
-        lead = self.leading
-        rank = t.building_rank if lead else t.claim_rank
-        seen = None if self.options.counts_public else self.options.max_play
-        play = t.commit(seat, rank, seen)
-        self._log_play(play, lead, self.options.counts_public)
-        self.pile_declared += play.declared_count
-        previous, self.owner = self.owner, seat
-        self.passes = 0
-        self.leading = False
-        if previous >= 0 and t.hand_sizes[previous] == 0:
-            self._go_out(previous)  # G1-a: a play on top makes the previous owner's last play safe
-            if self._check_game_over():
-                return
-        self.turn = self._next_active(seat)
-        self._open_window()
-
-    def _window_voids_turn(self, seat: int) -> bool:
-        """Close the window with the turn player's "no call"; a call by someone else voids the turn action
-        (the cards being built go back to the hand unseen). Returns whether the turn was voided."""
-        window = self.window
-        if window is None:
-            return False
-        window.decide(seat, False)
-        if window.challengers:
-            self.table.clear_building()
-        return self._close_window()
-
-    # ------------------------------------------------------------------ windows, challenges, flushes
-    def _open_window(self) -> None:
-        """The sampling point before ``self.turn``'s action (the flush point if the turn is the owner's)."""
-        self.window = ChallengeWindow.open(
-            self.options.challenge_model,
-            self.owner,
-            self.turn,
-            self._active(),
-            at_flush=self.options.window_before_flush,
-        )
-        if self.window is None:
-            if self.turn == self.owner:
-                self._flush()
-            else:  # nobody may call (cannot happen with two or more players in the game)
-                self.current_player = self.turn
-            return
-        self._advance_window()
-
-    def _advance_window(self) -> None:
-        window = self.window
-        assert window is not None
-        if window.queue:
-            self.current_player = window.asking
-        elif window.resolved or not window.turn_may_challenge:
-            if not self._close_window():
-                self.current_player = self.turn  # model B, nobody called: the turn player plays or passes
-        else:
-            self.current_player = self.turn  # models A and C: the turn action may be a call
-
-    def _close_window(self) -> bool:
-        """Log the closed window and carry out a call or a flush; returns whether either happened."""
-        window = self.window
-        assert window is not None
-        self.window = None
-        self.events.add("window", public=window.public())
-        winner = window.winner()
-        if winner >= 0:
-            self._challenge(winner)
-            return True
-        if window.flush_point:
-            self._flush()
-            return True
-        return False
-
-    def _challenge(self, challenger: int) -> None:
-        owner = self.owner
-        outcome = self._turn_over(challenger, self.options.counts_public)
-        self._end_run()
-        if self._check_game_over():
-            return
-        # Lie: the caller leads. Truth: the owner leads, or the next player in the game if the owner went out.
-        self._start_run(challenger if outcome.lie else self._leader_from(owner))
-
-    def _flush(self) -> None:
-        owner, t = self.owner, self.table
-        size = t.pile_size
-        contributed = t.flush()
-        per_seat = [int(c.sum()) for c in contributed]
-        self.flushed_counts = [a + b for a, b in zip(self.flushed_counts, per_seat, strict=True)]
-        self.flushed_total += size
-        public: dict[str, Any] = {"pile_size": size} if self.options.counts_public else {"declared": self.pile_declared}
-        private = {s: {"cards": self._ranks_text(contributed[s])} for s in range(self.num_players) if per_seat[s]}
-        self.events.add("flush", owner, public=public, private=private)
-        self._end_run()
-        if t.hand_sizes[owner] == 0:
-            self._go_out(owner)  # G1-b: nobody played on the last cards, so they are gone unseen
-        if not self._check_game_over():
-            self._start_run(self._leader_from(owner))
-
-    def _end_run(self) -> None:
-        self.owner = -1
-        self.passes = 0
-        self.pile_declared = 0
-
-    def _start_run(self, leader: int) -> None:
-        self.leading = True
-        self.turn = leader
-        self.window = None
-        self.current_player = leader
-
-    # ------------------------------------------------------------------ seats
-    def _active(self) -> list[bool]:
-        return [not o for o in self.out]
-
-    def _next_active(self, seat: int) -> int:
-        return next_seat(seat, self._active())
-
-    def _leader_from(self, seat: int) -> int:
-        """``seat`` if still in the game, else the next player clockwise in the game (spec A8)."""
-        return seat if not self.out[seat] else self._next_active(seat)
-
-    # ------------------------------------------------------------------ end of a game
-    def _check_game_over(self) -> bool:
-        remaining = [s for s in range(self.num_players) if not self.out[s]]
-        if self.options.play_to_ranking:
-            if len(remaining) > 1:
-                return False
-            order = [*self.exit_order, *remaining]
-        elif not self.exit_order:
-            return False
-        else:
-            order = self.exit_order[:1]
-        rewards = self._game_rewards(order)
-        self.match_points += rewards
-        self._pay(rewards)
-        winner = order[0]
-        self.events.add(
-            "game_over",
-            public={"winner": winner, "order": order, "rewards": rewards.tolist(), "game": self.games_played},
-        )
-        self.games_played += 1
-        self.window = None
-        if self.games_played < self.options.n_games:
-            self.leader = winner  # the previous winner leads (and is dealt to first)
-            self._deal_from_deck()
-        else:
-            self.current_player = TERMINAL
-        return True
-
-    def _game_rewards(self, order: list[int]) -> np.ndarray:
-        n = self.num_players
-        if self.options.play_to_ranking:
-            return ranking_rewards(order, n)
-        rewards = np.full(n, -1.0 / (n - 1))
-        rewards[order[0]] = 1.0
-        return rewards

@@ -61,7 +61,7 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     refs, hands, dealers = [], [], []
     for _ in range(num_games):
         deal, aside, dealer = random_deal(opts, rng)
-        game = VerishGame.from_deal(opts, deal, aside, dealer=dealer)
+        game = VerishGame.from_deal(opts, deal, set_aside=aside, dealer=dealer)
         refs.append(game)
         hands.append(np.stack([counts(game, h) for h in deal]))
         dealers.append(dealer)

@@ -19,7 +19,7 @@ THREE_36_ASIDE = "A"
 
 def game(hands: list[str] = THREE_36, aside: str = THREE_36_ASIDE, dealer: int = 2, **options: Any) -> VerishGame:
     opts = VerishOptions(num_players=len(hands), deck_size=options.pop("deck_size", 36), **options)
-    return VerishGame.from_deal(opts, hands, aside, dealer=dealer)
+    return VerishGame.from_deal(opts, hands, set_aside=aside, dealer=dealer)
 
 
 def act(g: VerishGame, block: str, label: str = "") -> None:

@@ -1,0 +1,62 @@
+"""Rules apart from observers (issue 20 item 4): inside a game package no module imports another that imports it
+back, counting imports inside functions and under ``TYPE_CHECKING``; encoders and renderers read the rules, which
+never import them (the definition in ``env.py`` brings them together)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import cardenvs
+
+PACKAGE = Path(cardenvs.__file__).parent
+ACYCLIC_GAMES = ("verish_ne_verish", "yukushi", "kyuuri")
+
+
+def imports_within(package: str) -> dict[str, set[str]]:
+    """Module name → the modules of the same package it imports, anywhere in its text."""
+    graph: dict[str, set[str]] = {}
+    for path in (PACKAGE / package).glob("*.py"):
+        prefix = f"cardenvs.{package}."
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(prefix):
+                found.add(node.module.removeprefix(prefix))
+            elif isinstance(node, ast.Import):
+                found.update(a.name.removeprefix(prefix) for a in node.names if a.name.startswith(prefix))
+        graph[path.stem] = found
+    return graph
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph``, or ``None``."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        state[module] = 1
+        for other in sorted(graph.get(module, ())):
+            if state.get(other) == 1:
+                return [*path[path.index(other) :], other] if other in path else [module, other]
+            if other not in state and (found := visit(other, [*path, other])):
+                return found
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module, [module])):
+            return found
+    return None
+
+
+@pytest.mark.parametrize("game", ACYCLIC_GAMES)
+def test_no_import_cycle_inside_the_game(game: str) -> None:
+    graph = imports_within(game)
+    assert cycle(graph) is None, f"import cycle in cardenvs.{game}: {' -> '.join(cycle(graph) or [])}"
+    assert not {"encoding", "render", "env", "position"} & graph["rules"], "the rules import an observer"
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert cycle({"rules": {"encoding"}, "encoding": {"rules"}}) == ["encoding", "rules", "encoding"]
+    assert cycle({"rules": {"actions"}, "encoding": {"rules", "actions"}, "actions": set()}) is None
