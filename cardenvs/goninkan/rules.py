@@ -10,12 +10,14 @@ One engine plays one episode: a round (1–3 deals) by default, or a whole match
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Sequence
 from typing import Any, Self, TypeVar
 
 import numpy as np
 
 from cardenvs.core.cards import SPADES, SUIT_TEXT, card_text, parse_cards, rank_index
+from cardenvs.core.copying import ChanceGenerator, materialise_generator, share_generator
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -59,6 +61,8 @@ OptionsT = TypeVar("OptionsT", bound=KankeiOptions)
 
 class KankeiGame(RulesEngine[OptionsT]):
     """One Goninkan or Yoninkan episode (a round, or a match of rounds)."""
+
+    rng = ChanceGenerator()
 
     def __init__(self, options: OptionsT, rng: np.random.Generator):
         self._setup(options, rng)
@@ -923,8 +927,39 @@ class KankeiGame(RulesEngine[OptionsT]):
             "match_points": self.match_points.tolist(),
         }
 
+    def clone(self) -> Self:
+        """An independent copy, made cheaply (search clones at every simulation): options, rules, layout, action
+        table and the seating orders (rebuilt, never changed in place) are shared, as are the logged events
+        (never changed once added); the members of ``_COPIED_ARRAYS`` and ``_COPIED_LISTS`` and the nested ones
+        below are copied (a test checks that no other mutable member exists)."""
+        new = copy.copy(self)
+        values, mine = new.__dict__, self.__dict__
+        for name in _COPIED_ARRAYS:
+            values[name] = mine[name].copy()
+        for name in _COPIED_LISTS:
+            values[name] = list(mine[name])
+        if self._rewards is not None:
+            new._rewards = self._rewards.copy()
+        new.hands = [list(h) for h in self.hands]
+        if self._scripted_deals:
+            new._scripted_deals = [[list(h) for h in deal] for deal in self._scripted_deals]
+        new.swap_slots = (list(self.swap_slots[0]), list(self.swap_slots[1]))
+        trick = self.trick
+        new.trick = Trick(trick.leader, list(trick.seats), list(trick.cards), trick.led_suit)
+        for record in ("played", "in_trick"):
+            twin = copy.copy(mine[record])
+            twin.by_seat = twin.by_seat.copy()
+            values[record] = twin
+        new.pair_cache = dict(self.pair_cache)
+        new.events = EventLog()
+        new.events.events = list(self.events.events)
+        share_generator(self, new)
+        return new
+
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
-        return knowledge.resample(self, observer, rng)
+        world = knowledge.resample(self, observer, rng)
+        materialise_generator(world)  # where sample_world's reseed_chance finds it
+        return world
 
     def card_multiset(self) -> list[int]:
         held = [c for h in self.hands for c in h]
@@ -953,6 +988,24 @@ class KankeiGame(RulesEngine[OptionsT]):
     def cards_text(self, cards: Sequence[int]) -> str:
         return " ".join(self.cards.text[c] for c in cards)
 
+
+_COPIED_ARRAYS = ("match_points", "round_points", "hand_vec", "known", "team_view", "void_mat", "hand_sizes", "honours")
+_COPIED_LISTS = (
+    "person_at",
+    "seat_of",
+    "views_stale",
+    "knows_all",
+    "static_cache",
+    "is_kankei",
+    "side_honours",
+    "voids",
+    "who_played",
+    "played_late",
+    "declarations",
+    "declared_by",
+    "sweep_offered",
+)
+"""Members that :meth:`KankeiGame.clone` copies (besides the nested ones it copies by hand)."""
 
 _BLOCK_OF_DECISION = {
     PLAY: "play",

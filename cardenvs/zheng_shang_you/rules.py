@@ -14,6 +14,7 @@ from typing import Any, Self
 import numpy as np
 
 from cardenvs.core.cards import ZHENG_SHANG_YOU_54
+from cardenvs.core.copying import ChanceGenerator, materialise_generator, share_generator
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -46,6 +47,8 @@ from cardenvs.zheng_shang_you.tables import RelativeCardTable
 
 class ZsyGame(RulesEngine[ZsyOptions]):
     """One episode of Zheng Shang You: a match of deals to the target, or a single deal."""
+
+    rng = ChanceGenerator()
 
     def __init__(self, options: ZsyOptions, rng: np.random.Generator):
         self._setup(options, rng)
@@ -329,7 +332,9 @@ class ZsyGame(RulesEngine[ZsyOptions]):
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         from cardenvs.zheng_shang_you.resample import resample_hidden
 
-        return resample_hidden(self, observer, rng)
+        world = resample_hidden(self, observer, rng)
+        materialise_generator(world)  # where sample_world's reseed_chance finds it
+        return world
 
     def card_multiset(self) -> list[int]:
         bits = self._set_aside
@@ -348,7 +353,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
     def clone(self) -> Self:
         """An independent copy; events are shared read-only (they are never changed once logged)."""
         twin = copy.copy(self)
-        twin.rng = copy.deepcopy(self.rng)
+        share_generator(self, twin)
         twin.events = EventLog()
         twin.events.events = list(self.events.events)
         twin.totals = list(self.totals)
@@ -362,7 +367,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         twin.finish_order = list(self.finish_order)
         twin.trick = list(self.trick)
         twin._taken = list(self._taken)
-        twin.exchange = None if self.exchange is None else copy.deepcopy(self.exchange)
+        twin.exchange = None if self.exchange is None else self.exchange.copy()
         twin.builder = None if self.builder is None else self.builder.copy()
         return twin
 
