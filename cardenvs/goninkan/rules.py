@@ -284,6 +284,20 @@ class KankeiGame(RulesEngine[OptionsT]):
                     "this deal gives one player both key cards, which yoninkan_double='redeal' deals again"
                 )
             hands = self._deal_hands()
+        self.reset_deal(hands, trump)
+        self.events.add(
+            "deal",
+            public={
+                "round": self.round_number,
+                "deal": self.deal,
+                "dealer": self.dealer,
+                "trump": SUIT_TEXT[trump] if trump >= 0 else None,
+            },
+            private={p: {"hand": self.cards_text(self.hands[p])} for p in range(self.num_players) if self.hands[p]},
+        )
+
+    def reset_deal(self, hands: list[list[int]], trump: int) -> None:
+        """Every member of a deal as at its start, with these hands (a position fills in the rest)."""
         self.hands = hands
         self.trump = trump
         self.hand_vec[:] = 0
@@ -318,16 +332,6 @@ class KankeiGame(RulesEngine[OptionsT]):
         self.team_view[:] = -1
         self.knowledge_changed()
         self.static_changed()
-        self.events.add(
-            "deal",
-            public={
-                "round": self.round_number,
-                "deal": self.deal,
-                "dealer": self.dealer,
-                "trump": SUIT_TEXT[trump] if trump >= 0 else None,
-            },
-            private={p: {"hand": self.cards_text(self.hands[p])} for p in range(self.num_players) if self.hands[p]},
-        )
 
     def _must_redeal(self, hands: list[list[int]]) -> bool:
         if not self.rules.redeal_on_double:
