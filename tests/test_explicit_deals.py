@@ -54,7 +54,7 @@ def test_zsy_later_deal_is_dealt_by_the_previous_third() -> None:
     game = ZsyGame.from_deal(ZsyOptions(num_players=4, exchange=False), ZSY_HANDS, prev_order=[2, 0, 3, 1])
     assert game.dealer == 3 and game.current_player == 3
     with pytest.raises(InvalidOptionError, match="the dealer is seat 3"):
-        ZsyGame.from_deal(ZsyOptions(num_players=4), ZSY_HANDS, 0, prev_order=[2, 0, 3, 1])
+        ZsyGame.from_deal(ZsyOptions(num_players=4), ZSY_HANDS, dealer=0, prev_order=[2, 0, 3, 1])
 
 
 def test_zsy_deal_episodes_have_no_previous_deal_and_no_exchange() -> None:

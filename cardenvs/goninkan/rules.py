@@ -133,6 +133,7 @@ class KankeiGame(RulesEngine[OptionsT]):
         hands: Sequence[str],
         *,
         dealer: int | None = None,
+        rng: np.random.Generator | None = None,
         round_number: int = 1,
         deal: int = 1,
         kankei: Sequence[int] | None = None,
@@ -141,7 +142,6 @@ class KankeiGame(RulesEngine[OptionsT]):
         later_deals: Sequence[Sequence[str]] = (),
         nijukan: tuple[str, str] | None = None,
         seats: Sequence[int] | None = None,
-        rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal. ``hands[p]`` lists player ``p``'s cards as text (``"A♠ 10♥ BJ"``;
         the 6-player dealer's hand is ``""``); together they must be the deck exactly.

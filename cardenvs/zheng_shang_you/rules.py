@@ -84,12 +84,12 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         cls,
         options: ZsyOptions,
         hands: Sequence[str],
-        dealer: int | None = None,
         *,
+        dealer: int | None = None,
+        rng: np.random.Generator | None = None,
         prev_order: Sequence[int] | None = None,
         totals: Sequence[int] | None = None,
         shown_card: str | None = None,
-        rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` is player ``i``'s cards as text (``"3♣ 10h 2s BJ"``).
 

@@ -16,7 +16,7 @@ def new_game(hands: list[str], dealer: int | None = None, **kwargs: Any) -> ZsyG
     deal_keys = {"prev_order", "totals", "shown_card"}
     deal = {k: v for k, v in kwargs.items() if k in deal_keys}
     options = ZsyOptions(num_players=len(hands), **{k: v for k, v in kwargs.items() if k not in deal_keys})
-    return ZsyGame.from_deal(options, hands, dealer, **deal)
+    return ZsyGame.from_deal(options, hands, dealer=dealer, **deal)
 
 
 def apply_all(game: ZsyGame, actions: list[int]) -> None:
