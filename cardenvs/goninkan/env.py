@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.position import read_position, write_position
-from cardenvs.goninkan.rules import KankeiGame
 
 STEPS_PER_ROUND = 400
 """Far above a round's longest play (3 deals of at most ~70 decisions)."""

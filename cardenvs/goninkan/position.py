@@ -33,18 +33,18 @@ from cardenvs.core.position import format_number as num
 from cardenvs.core.redeal import constrained_deal
 from cardenvs.core.tricks import Trick
 from cardenvs.goninkan import knowledge
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import KankeiOptions
 from cardenvs.goninkan.position_checks import check_position
-from cardenvs.goninkan.rules import (
+from cardenvs.goninkan.ruleset import TRICKS
+from cardenvs.goninkan.scoring import Kind
+from cardenvs.goninkan.table import (
     ACE,
     BLIND_SWAP,
     PHASES,
     SHOW,
     SWEEP,
-    KankeiGame,
 )
-from cardenvs.goninkan.ruleset import TRICKS
-from cardenvs.goninkan.scoring import Kind
 from cardenvs.goninkan.tricks import trick_winner
 
 KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
@@ -392,5 +392,5 @@ def _settle_teams(game: KankeiGame[Any], fields: PositionFields, dealt: bool) ->
         game._set_team(team)
     if not knowledge._check_pair(game, j, k):
         raise unlucky(f"the key cards' holders ({j}, {k}) contradict the teams, the declarations or the honours")
-    if getattr(game.options, "yoninkan_first_lead", None) == "spade_ace":
+    if game.rules.spade_ace_leads:
         game.forced_lead = game.cards.find(ACE, SPADES)

@@ -9,9 +9,10 @@ import numpy as np
 
 from cardenvs.core.cards import SUIT_TEXT
 from cardenvs.core.position import PositionError
-from cardenvs.goninkan.rules import BLIND_SWAP, HAND_SIZE, LEAD_CHOICE, PHASES, PLAY, SHOW, SWEEP, TRUMP, KankeiGame
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.ruleset import TRICKS
 from cardenvs.goninkan.scoring import is_decided
+from cardenvs.goninkan.table import BLIND_SWAP, HAND_SIZE, LEAD_CHOICE, PHASES, PLAY, SHOW, SWEEP, TRUMP
 
 
 def check_position(game: KankeiGame[Any]) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.goninkan.env import default_max_steps, num_players
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import YoninkanOptions
 from cardenvs.goninkan.position import read_position, write_position
-from cardenvs.goninkan.rules import KankeiGame
 
 DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
     name="yoninkan",

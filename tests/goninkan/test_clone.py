@@ -12,7 +12,7 @@ import pytest
 import cardenvs
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.worlds import sample_world
-from cardenvs.goninkan import rules
+from cardenvs.goninkan import table
 
 MATCHES = [
     ("goninkan-v1", {"num_players": 6, "episode": "match", "n_rounds": 2}),
@@ -68,7 +68,7 @@ def test_a_sampled_world_does_not_replay_the_true_future() -> None:
 
 def test_goninkan_clone_copies_every_mutable_member() -> None:
     game = _new_game("goninkan-v1", {"num_players": 6}, seed=1)
-    handled = {*rules._COPIED_ARRAYS, *rules._COPIED_LISTS, "_rewards", "hands", "_scripted_deals", "swap_slots"}
+    handled = {*table._COPIED_ARRAYS, *table._COPIED_LISTS, "_rewards", "hands", "_scripted_deals", "swap_slots"}
     handled |= {"trick", "played", "in_trick", "pair_cache", "events", "_rng_live", "_rng_state"}
     shared = {"orders", "order_index", "relative"}  # rebuilt whole by _refresh_orders, never changed in place
     mutable = {name for name, value in vars(game).items() if isinstance(value, list | dict | set | np.ndarray)}

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions
-from cardenvs.goninkan.rules import KankeiGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.rules import ZsyGame
 
