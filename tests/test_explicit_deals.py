@@ -11,8 +11,8 @@ from cardenvs.kyuuri.rules import KyuuriGame
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
-from cardenvs.zheng_shang_you.rules import ZsyGame
 
 VERISH_36 = ["6 6 6 7 7 7 8 8 8", "9 9 9 10 10 10 J J J", "Q Q Q K K K A A A 6 7 8 9 10 J Q K"]
 YUKUSHI_52 = [

@@ -8,13 +8,7 @@ from typing import Any
 from cardenvs.core.cards import SUIT_TEXT
 from cardenvs.core.tricks import Trick, record_void
 from cardenvs.goninkan.ruleset import TRICKS
-from cardenvs.goninkan.scoring import (
-    Declaration,
-    Kind,
-    is_decided,
-    reverse_skunk_established,
-    skunk_established,
-)
+from cardenvs.goninkan.scoring import Declaration, Kind, is_decided, reverse_skunk_established, skunk_established
 from cardenvs.goninkan.table import DECLARE, PLAY, SWEEP, UPGRADES, OptionsT
 from cardenvs.goninkan.teams import KankeiTeams
 from cardenvs.goninkan.tricks import legal_cards, trick_winner

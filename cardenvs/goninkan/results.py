@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from cardenvs.core.engine import TERMINAL
 from cardenvs.goninkan.play import KankeiPlay
-from cardenvs.goninkan.scoring import (
-    Line,
-    settle,
-)
+from cardenvs.goninkan.scoring import Line, settle
 from cardenvs.goninkan.table import PLAY, OptionsT
 
 

@@ -28,9 +28,7 @@ from cardenvs.goninkan.actions import (
     Sweep,
 )
 from cardenvs.goninkan.reasons import KankeiReasons
-from cardenvs.goninkan.scoring import (
-    Kind,
-)
+from cardenvs.goninkan.scoring import Kind
 from cardenvs.goninkan.table import LEAD_CHOICE, PHASES, PLAY, SHOW, SWEEP, TRUMP, OptionsT
 
 

@@ -20,15 +20,10 @@ from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.tricks import PlayedCards, Trick
-from cardenvs.goninkan.actions import (
-    action_table,
-)
+from cardenvs.goninkan.actions import action_table
 from cardenvs.goninkan.options import KankeiOptions
 from cardenvs.goninkan.ruleset import DEAL1_TRUMP_CYCLE, LAST_ROUND_TRUMP, Ruleset, ruleset
-from cardenvs.goninkan.scoring import (
-    Declaration,
-    Kind,
-)
+from cardenvs.goninkan.scoring import Declaration, Kind
 
 HAND_SIZE = 10
 ACE = rank_index("A")

@@ -7,9 +7,7 @@ from typing import Any
 
 from cardenvs.core.cards import SPADES, SUIT_TEXT
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.goninkan.actions import (
-    KEY_SLOTS,
-)
+from cardenvs.goninkan.actions import KEY_SLOTS
 from cardenvs.goninkan.table import ACE, BLIND_SWAP, LEAD_CHOICE, SHOW, TRUMP, KankeiTable, OptionsT
 
 

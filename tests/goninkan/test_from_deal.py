@@ -11,8 +11,8 @@ import pytest
 
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
-from cardenvs.zheng_shang_you.rules import ZsyGame
 
 
 @pytest.mark.parametrize("game_type", [KankeiGame, ZsyGame])

@@ -6,9 +6,9 @@ from typing import Any
 
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, Combo
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import VALUE_TEXT, parse, text
-from cardenvs.zheng_shang_you.rules import ZsyGame
 
 
 def new_game(hands: list[str], dealer: int | None = None, **kwargs: Any) -> ZsyGame:
