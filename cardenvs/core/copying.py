@@ -8,11 +8,21 @@ search simulation rarely reaches the next deal).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+T = TypeVar("T")
+
 _LIVE, _STATE = "_rng_live", "_rng_state"
+
+
+def shallow_copy(instance: T) -> T:
+    """A new instance sharing ``instance``'s attribute values (``copy.copy`` without its generic protocol, a few
+    times faster for a plain object with a ``__dict__``)."""
+    twin = object.__new__(type(instance))
+    twin.__dict__.update(instance.__dict__)
+    return twin
 
 
 class ChanceGenerator:

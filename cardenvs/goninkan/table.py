@@ -8,14 +8,13 @@ skips the dealer, who sits the round out. Goninkan's seat swap moves people betw
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Self, TypeVar
 
 import numpy as np
 
 from cardenvs.core.cards import rank_index
-from cardenvs.core.copying import ChanceGenerator, share_generator
+from cardenvs.core.copying import ChanceGenerator, shallow_copy, share_generator
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -247,7 +246,7 @@ class KankeiTable(RulesEngine[OptionsT]):
         table and the seating orders (rebuilt, never changed in place) are shared, as are the logged events
         (never changed once added); the members of ``_COPIED_ARRAYS`` and ``_COPIED_LISTS`` and the nested ones
         below are copied (a test checks that no other mutable member exists)."""
-        new = copy.copy(self)
+        new = shallow_copy(self)
         values, mine = new.__dict__, self.__dict__
         for name in _COPIED_ARRAYS:
             values[name] = mine[name].copy()
@@ -262,7 +261,7 @@ class KankeiTable(RulesEngine[OptionsT]):
         trick = self.trick
         new.trick = Trick(trick.leader, list(trick.seats), list(trick.cards), trick.led_suit)
         for record in ("played", "in_trick"):
-            twin = copy.copy(mine[record])
+            twin = shallow_copy(mine[record])
             twin.by_seat = twin.by_seat.copy()
             values[record] = twin
         new.pair_cache = dict(self.pair_cache)

@@ -4,11 +4,11 @@ that the per-shape pickers share (:class:`BuildState`; :mod:`.builder` explains 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from functools import cache
 from typing import Self
 
+from cardenvs.core.copying import shallow_copy
 from cardenvs.zheng_shang_you.combos import MIN_RUN, SEQUENCE, SET_SEQUENCE, SINGLE, Combo, ComboRules
 from cardenvs.zheng_shang_you.ranks import ACE, BJ, BLACK, RED, RJ, TWO, value_bits
 
@@ -125,7 +125,7 @@ class BuildState:
 
     def copy(self) -> Self:
         """An independent copy (the hand summary is immutable and shared)."""
-        twin = copy.copy(self)
+        twin = shallow_copy(self)
         twin.picks = list(self.picks)
         twin._counts = list(self._counts)
         return twin

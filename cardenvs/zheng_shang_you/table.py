@@ -3,14 +3,13 @@ trick, the plays and what each player knows), dealing, and the cheap clone."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any, Self
 
 import numpy as np
 
 from cardenvs.core.cards import ZHENG_SHANG_YOU_54
-from cardenvs.core.copying import ChanceGenerator, share_generator
+from cardenvs.core.copying import ChanceGenerator, shallow_copy, share_generator
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable
@@ -188,7 +187,7 @@ class ZsyTable(RulesEngine[ZsyOptions]):
 
     def clone(self) -> Self:
         """An independent copy; events are shared read-only (they are never changed once logged)."""
-        twin = copy.copy(self)
+        twin = shallow_copy(self)
         share_generator(self, twin)
         twin.events = EventLog()
         twin.events.events = list(self.events.events)
