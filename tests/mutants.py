@@ -8,7 +8,8 @@ import numpy as np
 
 from cardenvs.core.claim_moves import ClaimMove
 from cardenvs.core.engine import TERMINAL
-from cardenvs.goninkan.rules import PLAY, KankeiGame
+from cardenvs.goninkan.game import KankeiGame
+from cardenvs.goninkan.table import PLAY
 from cardenvs.goninkan.yoninkan_env import DEFINITION as YONINKAN
 from cardenvs.verish_ne_verish.env import DEFINITION
 from cardenvs.verish_ne_verish.rules import VerishGame

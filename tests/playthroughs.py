@@ -75,6 +75,49 @@ played 3: ? ? ? ? ?
 played 4: ? ? ? ? ? ? ? ? ? ?
 """
 
+GONINKAN_TRICK9 = """
+round: 10
+dealer: 4
+seats: 4 1 2 3 0
+trump: ♠
+kankei: 3 4
+teams: public
+phase: play
+turn: 3
+tricks: 8
+trick: leader 1; 1: J♣; 2: 10♥
+honours: 3 4 0 2 4
+hand 0: ? ?
+hand 1: ?
+hand 2: ?
+hand 3: 5♦ BJ
+hand 4: A♠ ?
+played 0: 4♠ 7♦ 7♥ 8♣ 9♠ Q♣ Q♥ A♣
+played 1: 3♥ 5♣ 6♥ 7♠ 10♣ J♣ J♠ K♦ A♦
+played 2: 3♣ 5♥ 8♥ 9♦ 10♥ J♦ J♥ K♥ A♥
+played 3: 3♦ 5♠ 6♣ 6♦ 6♠ 8♦ Q♦ K♠
+played 4: 2♠ 3♠ 4♣ 4♦ 9♥ 10♦ 10♠ Q♠
+voids: 0: ♦♠; 1: ♠; 2: ♣♦♠; 3: ♥; 4: ♥
+known 3: 4: A♠
+"""
+
+YONINKAN_SHOW = """
+round: 5
+deal: 2
+dealer: 2
+trump: -
+kankei: 0 1
+teams: public
+key holders: 1 0
+phase: show
+turn: 0
+round points: 1 1 -1 -1
+hand 0: 6♥ 7♣ 7♦ 8♥ 9♣ 10♣ 10♦ J♦ J♠ Q♦
+hand 1: ? ? ? ? ? ? ? ? ? ?
+hand 2: ? ? ? ? ? ? ? ? ? ?
+hand 3: ? ? ? ? ? ? ? ? ? ?
+"""
+
 CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("verish_ne_verish-v0", {"num_players": 4}, VERISH_PILE),
     ("verish_ne_verish-v0", {"num_players": 3, "deck_size": 36, "quad_discard_optional": True}, None),
@@ -84,7 +127,9 @@ CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("zheng_shang_you-v0", {"num_players": 5}, ZSY_TWO_OUT),
     ("zheng_shang_you-v0", {"num_players": 4, "target_points": 4}, None),
     ("goninkan-v1", {}, None),
+    ("goninkan-v1", {"num_players": 5}, GONINKAN_TRICK9),
     ("yoninkan-v1", {}, None),
+    ("yoninkan-v1", {"num_players": 4}, YONINKAN_SHOW),
 ]
 """(id, options, scripted position or None for a seeded deal): every registered id at least once."""
 

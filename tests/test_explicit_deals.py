@@ -13,8 +13,8 @@ from cardenvs.kyuuri.rules import KyuuriGame
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
-from cardenvs.zheng_shang_you.rules import ZsyGame
 
 VERISH_36 = ["6 6 6 7 7 7 8 8 8", "9 9 9 10 10 10 J J J", "Q Q Q K K K A A A 6 7 8 9 10 J Q K"]
 YUKUSHI_52 = [
@@ -56,7 +56,7 @@ def test_zsy_later_deal_is_dealt_by_the_previous_third() -> None:
     game = ZsyGame.from_deal(ZsyOptions(num_players=4, exchange=False), ZSY_HANDS, prev_order=[2, 0, 3, 1])
     assert game.dealer == 3 and game.current_player == 3
     with pytest.raises(InvalidOptionError, match="the dealer is seat 3"):
-        ZsyGame.from_deal(ZsyOptions(num_players=4), ZSY_HANDS, 0, prev_order=[2, 0, 3, 1])
+        ZsyGame.from_deal(ZsyOptions(num_players=4), ZSY_HANDS, dealer=0, prev_order=[2, 0, 3, 1])
 
 
 def test_zsy_deal_episodes_have_no_previous_deal_and_no_exchange() -> None:

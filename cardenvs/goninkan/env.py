@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
-from cardenvs.goninkan.rules import KankeiGame
+from cardenvs.goninkan.position import read_position, write_position
 
 STEPS_PER_ROUND = 400
 """Far above a round's longest play (3 deals of at most ~70 decisions)."""
@@ -42,6 +43,8 @@ DEFINITION: GameDefinition[GoninkanOptions] = GameDefinition(
         {"round_number": 10},
     ),
     benchmark_options={"num_players": 6},
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

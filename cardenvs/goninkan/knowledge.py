@@ -19,18 +19,18 @@ from cardenvs.core.redeal import constrained_deal, hall_feasible
 from cardenvs.goninkan.scoring import HONOURS, is_decided
 
 if TYPE_CHECKING:
-    from cardenvs.goninkan.rules import KankeiGame
+    from cardenvs.goninkan.rules import KankeiRules
 
 UNKNOWN, MUKAN, KANKEI = -1, 0, 1
-GameT = TypeVar("GameT", bound="KankeiGame[Any]")
+GameT = TypeVar("GameT", bound="KankeiRules[Any]")
 
 
-def hidden_players(game: KankeiGame[Any], observer: int) -> list[int]:
+def hidden_players(game: KankeiRules[Any], observer: int) -> list[int]:
     """Players other than ``observer`` whose hands ``observer`` cannot see (anyone still holding cards)."""
     return [p for p in range(game.num_players) if p != observer and game.hands[p]]
 
 
-def may_hold(game: KankeiGame[Any], player: int, card: int) -> bool:
+def may_hold(game: KankeiRules[Any], player: int, card: int) -> bool:
     """Whether the public record allows ``player`` to hold the unplayed ``card``: not after showing a void in its
     suit, and (Goninkan) not the joker after playing in trick 9, where a joker still held must be played."""
     suit = game.cards.suit[card]
@@ -39,7 +39,7 @@ def may_hold(game: KankeiGame[Any], player: int, card: int) -> bool:
     return not (game.rules.joker_banned_first_and_last and game.played_late[player])
 
 
-def _candidates(game: KankeiGame[Any], observer: int, card: int) -> list[int]:
+def _candidates(game: KankeiRules[Any], observer: int, card: int) -> list[int]:
     played_by = game.who_played[card]
     if played_by >= 0:
         return [played_by]
@@ -51,16 +51,16 @@ def _candidates(game: KankeiGame[Any], observer: int, card: int) -> list[int]:
     return [p for p in hidden_players(game, observer) if may_hold(game, p, card)]
 
 
-def team_for(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> frozenset[int]:
+def team_for(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> frozenset[int]:
     """The 関係 team that deal 1's key holders make."""
     if joker_holder != key_holder:
         return frozenset((joker_holder, key_holder))
-    if getattr(game.options, "yoninkan_double", None) == "opposite_partner":
+    if game.rules.double_holding == "opposite_partner":
         return frozenset((joker_holder, game.next_active(game.next_active(joker_holder))))
     return frozenset((joker_holder,))
 
 
-def _consistent(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bool:
+def _consistent(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> bool:
     """Whether the public record allows these key holders (the same for every observer, so cached per state)."""
     cache = game.pair_cache
     if (joker_holder, key_holder) not in cache:
@@ -68,12 +68,12 @@ def _consistent(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bo
     return cache[joker_holder, key_holder]
 
 
-def _check_pair(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bool:
+def _check_pair(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> bool:
     if game.rules.is_goninkan:
         if game.nijukan_pending >= 0:
             return joker_holder == key_holder == game.nijukan_pending
         return joker_holder != key_holder and {joker_holder, key_holder} == set(game.kankei)
-    double_possible = getattr(game.options, "yoninkan_double", None) == "one_vs_three" or game.double_announced
+    double_possible = game.rules.double_holding == "one_vs_three" or game.double_announced
     if joker_holder == key_holder and not double_possible:
         return False
     team = team_for(game, joker_holder, key_holder)
@@ -86,7 +86,7 @@ def _check_pair(game: KankeiGame[Any], joker_holder: int, key_holder: int) -> bo
     return not is_decided(game.rules.scores, game.deal, kankei, mukan, game.declarations)
 
 
-def key_placements(game: KankeiGame[Any], observer: int) -> list[tuple[int, int]]:
+def key_placements(game: KankeiRules[Any], observer: int) -> list[tuple[int, int]]:
     """Every (joker holder, key-card holder) pair of deal 1 that ``observer``'s knowledge allows."""
     joker, key = game.key_cards()
     return [
@@ -97,7 +97,7 @@ def key_placements(game: KankeiGame[Any], observer: int) -> list[tuple[int, int]
     ]
 
 
-def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
+def team_view(game: KankeiRules[Any], observer: int) -> np.ndarray:
     """``observer``'s view of every player's side (``KANKEI``, ``MUKAN`` or ``UNKNOWN``), recomputed only after
     something he could learn from has happened (``game.views_stale``); also sets ``game.knows_all[observer]``."""
     view = game.team_view[observer]
@@ -119,7 +119,7 @@ def team_view(game: KankeiGame[Any], observer: int) -> np.ndarray:
     return view
 
 
-def knows_teams(game: KankeiGame[Any], observer: int) -> bool:
+def knows_teams(game: KankeiRules[Any], observer: int) -> bool:
     """Whether ``observer`` knows every player's side."""
     known = sum(side != UNKNOWN for side in game.team_view[observer].tolist())  # a few seats: no ufunc
     return known == game.active_count
@@ -152,7 +152,7 @@ def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
 
 
 def _place_keys(
-    g: KankeiGame[Any],
+    g: KankeiRules[Any],
     observer: int,
     pool: list[int],
     fixed: dict[int, int],
@@ -176,7 +176,7 @@ def _place_keys(
     raise AssertionError(f"no deal of the key cards agrees with player {observer}'s knowledge")
 
 
-def _rederive(g: KankeiGame[Any], observer: int) -> None:
+def _rederive(g: KankeiRules[Any], observer: int) -> None:
     """Team, key holders, side honours and other players' knowledge after a re-deal."""
     if g.deal == 1 and g.nijukan_pending < 0:
         joker, key = g.key_cards()

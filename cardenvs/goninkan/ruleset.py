@@ -93,6 +93,17 @@ class Ruleset:
     """Yoninkan with ``yoninkan_double="redeal"``: a deal in which one hand holds both key cards is dealt again."""
     max_declarations_per_side: int = 1
     """Declarations each side may make in a deal."""
+    declarations_in_deal1: bool = False
+    """Yoninkan: the じゅうろく-type declarations are open in deal 1 too (the スコンク-type ones always are)."""
+    double_holding: str = "teams"
+    """What one hand holding both key cards makes: Goninkan's ``"nijukan"`` (an exchange with the partner two seats
+    on), or Yoninkan's ``yoninkan_double`` (``"redeal"``, ``"one_vs_three"``, ``"opposite_partner"``)."""
+    nijukan_exchange: str = "random"
+    """Goninkan: how the 二重関 exchange is made (``"random"`` or ``"chooser_picks_blind"``)."""
+    kankei_lead_decider: str = "elder"
+    """Goninkan: who says いく or こい in deal 1."""
+    spade_ace_leads: bool = False
+    """Yoninkan ``yoninkan_first_lead="spade_ace"``: the ♠A's holder leads it to trick 1 of deal 1."""
 
     @property
     def is_goninkan(self) -> bool:
@@ -119,6 +130,9 @@ def ruleset(options: KankeiOptions) -> Ruleset:
             joker_lead_weak_every_trick=False,
             hidden_teams=False,
             trick1_declarations=False,
+            double_holding="nijukan",
+            nijukan_exchange=options.nijukan_exchange,
+            kankei_lead_decider=options.kankei_lead_decider,
         )
     assert isinstance(options, YoninkanOptions)
     return Ruleset(
@@ -140,4 +154,7 @@ def ruleset(options: KankeiOptions) -> Ruleset:
         trick1_declarations=True,
         redeal_on_double=options.yoninkan_double == "redeal",
         max_declarations_per_side=options.max_declarations_per_side,
+        declarations_in_deal1=options.declarations_in_deal1,
+        double_holding=options.yoninkan_double,
+        spade_ace_leads=options.yoninkan_first_lead == "spade_ace",
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
 from cardenvs.goninkan.env import default_max_steps, num_players
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import YoninkanOptions
-from cardenvs.goninkan.rules import KankeiGame
+from cardenvs.goninkan.position import read_position, write_position
 
 DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
     name="yoninkan",
@@ -29,6 +30,8 @@ DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
         {"episode": "match", "n_rounds": 4},
         {"round_number": 10, "yoninkan_first_lead": "spade_ace"},
     ),
+    write_position=write_position,
+    read_position=read_position,
 )
 
 

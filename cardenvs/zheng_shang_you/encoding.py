@@ -19,16 +19,14 @@ from cardenvs.zheng_shang_you.actions import NUM_TOPS
 from cardenvs.zheng_shang_you.combos import MAX_HAND, SEQUENCE, lead_shapes, shape_index
 from cardenvs.zheng_shang_you.exchange import STAGES
 from cardenvs.zheng_shang_you.ranks import NUM_CARDS, NUM_VALUES
+from cardenvs.zheng_shang_you.tables import MAX_TOTAL_RATIO, SEAT_ROWS
 
 if TYPE_CHECKING:
-    from cardenvs.zheng_shang_you.rules import ZsyGame
+    from cardenvs.zheng_shang_you.rules import ZsyRules
 
-SEAT_ROWS = ("hand_sizes", "passed", "places", "dealer", "totals", "prev_places")
-"""Per-seat features the engine keeps in one ``(6, n)`` table, in this order (adjacent in the layout)."""
 PHASES = ("lead", "follow", "declare_top", "pick", *STAGES)
 """``lead``: choose a shape; ``follow``: pass or start a play; ``declare_top``/``pick``: build a play;
 then the four exchange stages."""
-MAX_TOTAL_RATIO = 7.0
 MAX_DEALS = 50
 
 
@@ -114,7 +112,7 @@ def _seat_rows_index(num_players: int, me: int) -> np.ndarray:
     return np.array([row * num_players + seat for row in range(len(SEAT_ROWS)) for seat in order])
 
 
-def encode(game: ZsyGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+def encode(game: ZsyRules, me: int, out: np.ndarray | None = None) -> np.ndarray:
     """Player ``me``'s observation vector (written into ``out`` when given)."""
     n = game.num_players
     o: _Offsets = _offsets(n)
@@ -149,7 +147,7 @@ def encode(game: ZsyGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
     return obs
 
 
-def _encode_my_turn(game: ZsyGame, obs: np.ndarray, o: _Offsets) -> None:
+def _encode_my_turn(game: ZsyRules, obs: np.ndarray, o: _Offsets) -> None:
     state = game.exchange
     if state is not None:
         obs[o.phase + 4 + state.stage] = 1.0

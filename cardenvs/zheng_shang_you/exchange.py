@@ -49,6 +49,10 @@ class ExchangeState:
     def giving(self) -> bool:
         return self.stage in (GIVE_HIGHEST, GIVE_BACK)
 
+    def copy(self) -> ExchangeState:
+        """An independent copy (the finishing order is never changed in place, so it is shared)."""
+        return ExchangeState(self.order, self.stage, list(self.table), self.revealed)
+
     def next_slot(self) -> int:
         """Slot whose giver decides next in a giving stage (``EMPTY`` once both have given)."""
         return self.table.index(EMPTY) if EMPTY in self.table else EMPTY

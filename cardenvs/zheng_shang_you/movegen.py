@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, product
 
-from cardenvs.zheng_shang_you.builder import NONE, PURE, allowed, requirement
+from cardenvs.zheng_shang_you.build_state import NONE, PURE, allowed, requirement
 from cardenvs.zheng_shang_you.combos import (
     SEQUENCE,
     SET,

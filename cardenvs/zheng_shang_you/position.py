@@ -20,10 +20,10 @@ from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields
 from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.combos import Combo
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import NUM_CARDS, PICK_TEXT, bits_list, parse, text, to_bits
-from cardenvs.zheng_shang_you.rules import ZsyGame
 from cardenvs.zheng_shang_you.tables import RelativeCardTable
 
 

@@ -9,10 +9,10 @@ from cardenvs.zheng_shang_you.exchange import STAGES, highest_cards
 from cardenvs.zheng_shang_you.ranks import PICK_TEXT, VALUE_TEXT, text
 
 if TYPE_CHECKING:
-    from cardenvs.zheng_shang_you.rules import ZsyGame
+    from cardenvs.zheng_shang_you.rules import ZsyRules
 
 
-def illegal_reason(game: ZsyGame, action: int) -> str:
+def illegal_reason(game: ZsyRules, action: int) -> str:
     """A sentence saying why ``action`` (known to be masked out) is illegal now."""
     block = next(b for b in game.actions.blocks.values() if b.offset <= action < b.offset + b.size)
     index = action - block.offset

@@ -12,10 +12,10 @@ from cardenvs.zheng_shang_you.exchange import STAGES
 from cardenvs.zheng_shang_you.ranks import PICK_TEXT, VALUE_TEXT, bits_list, text
 
 if TYPE_CHECKING:
-    from cardenvs.zheng_shang_you.rules import ZsyGame
+    from cardenvs.zheng_shang_you.rules import ZsyRules
 
 
-def render(game: ZsyGame) -> str:
+def render(game: ZsyRules) -> str:
     """Hands (all shown), the combination to beat, the exchange table, scores and the latest event."""
     opts = game.options
     mode = {"individual": "individual", "partners": "2 v 2", "san_jia_xi": "San Jia Xi 3 v 3"}[opts.team_mode]

@@ -20,9 +20,9 @@ from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.ranks import NUM_CARDS, bits_list, to_bits
 
 if TYPE_CHECKING:
-    from cardenvs.zheng_shang_you.rules import ZsyGame
+    from cardenvs.zheng_shang_you.rules import ZsyRules
 
-GameT = TypeVar("GameT", bound="ZsyGame")
+GameT = TypeVar("GameT", bound="ZsyRules")
 
 
 def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> GameT:

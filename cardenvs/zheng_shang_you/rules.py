@@ -1,30 +1,23 @@
-"""Pure rules engine of Zheng Shang You (spec: ``shared/rules/zheng_shang_you.md``).
-
-Players ``0..n-1`` sit so that play, dealing and "the next player" go counter-clockwise as ``i -> i + 1``.
-One engine plays one episode: a whole match (default) or a single deal. Hands are bit sets of pick indices
-(:mod:`.ranks`); plays are built in sub-steps by :class:`~.builder.MoveBuilder`.
-"""
+"""The rules engine of Zheng Shang You (争上游): the decision protocol, play, passes, going out and scoring, over
+the table (:mod:`.table`) and the exchange (:mod:`.exchange_phase`). The rules read no observer:
+:class:`cardenvs.zheng_shang_you.game.ZsyGame` adds the observation, rendering, reasons and re-deals."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Hashable, Sequence
 from typing import Any, Self
 
 import numpy as np
 
-from cardenvs.core.cards import ZHENG_SHANG_YOU_54
-from cardenvs.core.engine import TERMINAL, RulesEngine
+from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.events import EventLog
-from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import deal_seat
-from cardenvs.core.seating import next_seat, relative_order
+from cardenvs.core.seating import next_seat
 from cardenvs.zheng_shang_you import exchange as ex
-from cardenvs.zheng_shang_you.actions import Give, Pass, Take, action_table, ids, move_actions_from_start
-from cardenvs.zheng_shang_you.builder import HandSummary, MoveBuilder, summarize
+from cardenvs.zheng_shang_you.actions import Give, Pass, Take, move_actions_from_start
+from cardenvs.zheng_shang_you.builder import MoveBuilder
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, SEQUENCE, Combo, shape_label
-from cardenvs.zheng_shang_you.encoding import MAX_TOTAL_RATIO, SEAT_ROWS, encode, observation_layout
+from cardenvs.zheng_shang_you.exchange_phase import ZsyExchangePhase
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import (
@@ -32,61 +25,35 @@ from cardenvs.zheng_shang_you.ranks import (
     PICK_TEXT,
     VALUE_TEXT,
     bits_list,
-    card_id,
     iter_bits,
     parse,
-    pick_index,
     text,
     text_list,
     to_bits,
 )
 from cardenvs.zheng_shang_you.scoring import deal_points, match_over, match_rewards, place_rewards, points_rewards
-from cardenvs.zheng_shang_you.tables import RelativeCardTable
+from cardenvs.zheng_shang_you.tables import MAX_TOTAL_RATIO
 
 
-class ZsyGame(RulesEngine[ZsyOptions]):
-    """One episode of Zheng Shang You: a match of deals to the target, or a single deal."""
+class ZsyRules(ZsyExchangePhase):
+    """One episode of Zheng Shang You's rules: a match of deals to the target, or a single deal."""
 
     def __init__(self, options: ZsyOptions, rng: np.random.Generator):
         self._setup(options, rng)
         self.dealer = options.first_dealer if options.first_dealer is not None else int(rng.integers(self.num_players))
         self._deal_from_deck()
 
-    def _setup(self, options: ZsyOptions, rng: np.random.Generator) -> None:
-        self.options = options
-        self.rng = rng
-        n = self.num_players = options.num_players
-        self.rules = options.combo_rules
-        self.units = options.teams
-        self.layout: ObservationLayout = observation_layout(n)
-        self.actions: ActionTable = action_table()
-        self.ids = ids()
-        self.events = EventLog()
-        self.totals = [0] * options.num_units
-        self.deals_played = 0
-        self.prev_order: list[int] | None = None
-        self.teammates = [
-            np.array([self.units[s] == self.units[me] for s in relative_order(me, n)], np.float32) for me in range(n)
-        ]
-        """Per observer, 1 for the relative seats of its scoring unit."""
-        self.seats = np.zeros((len(SEAT_ROWS), n), dtype=np.float32)
-        """Per-seat public features, rows as :data:`~.encoding.SEAT_ROWS`: hand size, passed, place / n, dealer,
-        unit total / target (capped), previous place / n."""
-        self.current_player = TERMINAL
-        self._rewards = None
-
-    # ------------------------------------------------------------------ set-up
     @classmethod
     def from_deal(
         cls,
         options: ZsyOptions,
         hands: Sequence[str],
-        dealer: int | None = None,
         *,
+        dealer: int | None = None,
+        rng: np.random.Generator | None = None,
         prev_order: Sequence[int] | None = None,
         totals: Sequence[int] | None = None,
         shown_card: str | None = None,
-        rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` is player ``i``'s cards as text (``"3♣ 10h 2s BJ"``).
 
@@ -138,65 +105,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         game._start_deal([to_bits(h) for h in parsed], shown)
         return game
 
-    def _deal_from_deck(self) -> None:
-        cards = [pick_index(c) for c in ZHENG_SHANG_YOU_54.shuffled(self.rng)]
-        n = self.num_players
-        shown = None
-        start = self.dealer
-        if self.options.team_mode == "san_jia_xi" and self.prev_order is None:
-            # A card is shown before the shuffle; whoever is dealt it deals and leads (spec §6.2).
-            start = int(self.rng.integers(n))
-            shown = int(self.rng.integers(NUM_CARDS))
-        hands = [0] * n
-        for k, p in enumerate(cards):
-            hands[(start + k) % n] |= 1 << p
-        if shown is not None:
-            self.dealer = next(s for s in range(n) if hands[s] >> shown & 1)
-        self._set_aside = 0
-        self._start_deal(hands, shown)
-
-    def _start_deal(self, hands: list[int], shown: int | None) -> None:
-        n = self.num_players
-        self._refresh_match_rows()
-        self.hands = hands
-        self.hand_vec = np.zeros((n, NUM_CARDS), dtype=np.float32)
-        for s, bits in enumerate(hands):
-            self.hand_vec[s, bits_list(bits)] = 1.0
-        self.seats[:4] = 0.0
-        self.hand_sizes[:] = [b.bit_count() for b in hands]
-        self.seats[3, self.dealer] = 1.0
-        self._summaries: list[HandSummary | None] = [None] * n
-        self.played = RelativeCardTable(n)
-        """Cards each seat has played this deal (public)."""
-        self.known = RelativeCardTable(n)
-        """Cards an observer knows a seat holds (exchange, shown card)."""
-        self.out = [False] * n
-        self.finish_order: list[int] = []
-        self.top: Combo | None = None
-        self.top_seat = -1
-        self.passes = 0
-        self.trick: list[tuple[int, Combo]] = []
-        self.exchange: ex.ExchangeState | None = None
-        self.builder: MoveBuilder | None = None
-        self._taken: list[int] = []
-        self._turn_combos: list[Combo] | None = None
-        self.shown = shown
-        public: dict[str, Any] = {
-            "deal": self.deals_played,
-            "dealer": self.dealer,
-            "hand_sizes": [b.bit_count() for b in hands],
-        }
-        if shown is not None:
-            self.known.set_for_all(self.dealer, [shown], 1.0)
-            public["shown_card"] = PICK_TEXT[shown]
-        self.events.add("deal", public=public, private={s: {"hand": text(bits_list(hands[s]))} for s in range(n)})
-        if self.prev_order is not None and self.options.exchange:
-            self.exchange = ex.ExchangeState(list(self.prev_order))
-            self._advance_exchange()
-        else:
-            self._start_turn(self.dealer)
-
-    # ------------------------------------------------------------------ engine protocol
     def _legal_mask(self) -> np.ndarray:
         a = self.ids
         mask = np.zeros(a.SIZE, dtype=np.int8)
@@ -223,11 +131,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         if self.top is not None and not b.started:
             mask[a.PASS] = 1
         return mask
-
-    def _why_illegal(self, action: int) -> str:
-        from cardenvs.zheng_shang_you.reasons import illegal_reason
-
-        return illegal_reason(self, action)
 
     def _apply(self, action: int) -> None:
         if self.exchange is not None:
@@ -272,13 +175,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
                 moves.append(combo)
         return moves
 
-    def legal_move_features(self) -> tuple[list[Hashable], np.ndarray]:
-        """``legal_moves()`` with one feature row per move (layout: :func:`~.features.move_layout`)."""
-        from cardenvs.zheng_shang_you.features import moves_features
-
-        moves = self.legal_moves()
-        return moves, moves_features(moves)
-
     def move_actions(self, move: Hashable) -> list[int]:
         if not isinstance(move, (Combo, Pass, Give, Take)):
             raise TypeError(f"not a Zheng Shang You move: {move!r}")
@@ -290,12 +186,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def move_in_progress(self) -> bool:
         return bool(self._taken)
-
-    def observation(self, player: int) -> np.ndarray:
-        return encode(self, player)
-
-    def observe_into(self, player: int, out: np.ndarray) -> None:
-        encode(self, player, out)
 
     def privileged_state(self) -> dict[str, Any]:
         b = self.builder
@@ -325,74 +215,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
                 "cards": text(b.picks),
             },
         }
-
-    def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
-        from cardenvs.zheng_shang_you.resample import resample_hidden
-
-        return resample_hidden(self, observer, rng)
-
-    def card_multiset(self) -> list[int]:
-        bits = self._set_aside
-        for h in self.hands:
-            bits |= h
-        bits |= to_bits(np.flatnonzero(self.played.data[0].any(axis=0)).tolist())
-        if self.exchange is not None:
-            bits |= to_bits(c for c in self.exchange.table if c >= 0)
-        return sorted(card_id(p) for p in iter_bits(bits))
-
-    def render_text(self) -> str:
-        from cardenvs.zheng_shang_you.render import render
-
-        return render(self)
-
-    def clone(self) -> Self:
-        """An independent copy; events are shared read-only (they are never changed once logged)."""
-        twin = copy.copy(self)
-        twin.rng = copy.deepcopy(self.rng)
-        twin.events = EventLog()
-        twin.events.events = list(self.events.events)
-        twin.totals = list(self.totals)
-        twin.seats = self.seats.copy()
-        twin.hands = list(self.hands)
-        twin.hand_vec = self.hand_vec.copy()
-        twin._summaries = list(self._summaries)
-        twin.played = self.played.copy()
-        twin.known = self.known.copy()
-        twin.out = list(self.out)
-        twin.finish_order = list(self.finish_order)
-        twin.trick = list(self.trick)
-        twin._taken = list(self._taken)
-        twin.exchange = None if self.exchange is None else copy.deepcopy(self.exchange)
-        twin.builder = None if self.builder is None else self.builder.copy()
-        return twin
-
-    # ------------------------------------------------------------------ play
-    @property
-    def hand_sizes(self) -> np.ndarray:
-        """Cards held per seat (a row of :attr:`seats`)."""
-        return self.seats[0]
-
-    @property
-    def passed(self) -> np.ndarray:
-        """1 for the seats that passed since the last play of the trick (a row of :attr:`seats`)."""
-        return self.seats[1]
-
-    @property
-    def places(self) -> np.ndarray:
-        """Finishing place / n of the seats already out (a row of :attr:`seats`)."""
-        return self.seats[2]
-
-    @property
-    def leading(self) -> bool:
-        """Whether the player to act starts a trick (no combination to beat)."""
-        return self.top is None
-
-    def summary(self, seat: int) -> HandSummary:
-        """Counts of ``seat``'s hand (cached until the hand changes)."""
-        cached = self._summaries[seat]
-        if cached is None:
-            cached = self._summaries[seat] = summarize(self.hands[seat])
-        return cached
 
     def _start_turn(self, seat: int) -> None:
         self.current_player = seat
@@ -461,7 +283,6 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.places[seat] = len(self.finish_order) / self.num_players
         self.events.add("out", seat, public={"place": len(self.finish_order)})
 
-    # ------------------------------------------------------------------ end of a deal, of the match
     def _finish_deal(self) -> None:
         last = self.out.index(False)
         self._go_out(last)
@@ -473,8 +294,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         self.deals_played += 1
         self._refresh_match_rows()
         self.events.add(
-            "deal_over",
-            public={"order": order, "points": [points[u] for u in self.units], "totals": list(self.totals)},
+            "deal_over", public={"order": order, "points": [points[u] for u in self.units], "totals": list(self.totals)}
         )
         if opts.reward_mode == "match_points":
             self._add_rewards(points_rewards(points, opts))
@@ -503,8 +323,7 @@ class ZsyGame(RulesEngine[ZsyOptions]):
         winners = [s for s in range(self.num_players) if self.totals[self.units[s]] == best]
         rewards = self._rewards if self._rewards is not None else np.zeros(self.num_players)
         self.events.add(
-            "game_over",
-            public={"totals": list(self.totals), "winners": winners, "rewards": rewards.tolist()},
+            "game_over", public={"totals": list(self.totals), "winners": winners, "rewards": rewards.tolist()}
         )
         self.current_player = TERMINAL
         self.builder = None
@@ -512,102 +331,3 @@ class ZsyGame(RulesEngine[ZsyOptions]):
 
     def _add_rewards(self, rewards: np.ndarray) -> None:
         self._rewards = rewards if self._rewards is None else self._rewards + rewards
-
-    # ------------------------------------------------------------------ the exchange
-    def _advance_exchange(self) -> None:
-        state = self.exchange
-        assert state is not None
-        while state.stage <= ex.TAKE_BACK:
-            if not state.giving:
-                self._decide(state.takers[0])
-                return
-            slot = state.next_slot()
-            if slot == ex.EMPTY:
-                self._reveal_table()
-                state.stage += 1
-                continue
-            giver = state.givers[slot]
-            options = ex.give_options(self.hands[giver], state.stage)
-            if len(options) > 1:
-                self._decide(giver)
-                return
-            self._give(giver, slot, options[0])
-        self.exchange = None
-        self._start_turn(self.dealer)
-
-    def _decide(self, seat: int) -> None:
-        self.current_player = seat
-        self.builder = None
-        self._taken = []
-
-    def _exchange_action(self, action: int) -> None:
-        state = self.exchange
-        assert state is not None
-        if state.giving:
-            self._give(self.current_player, state.next_slot(), action - self.ids.GIVE)
-        else:
-            self._take(action - self.ids.TAKE)
-        self._advance_exchange()
-
-    def _give(self, giver: int, slot: int, card: int) -> None:
-        state = self.exchange
-        assert state is not None
-        self._remove_cards(giver, (card,), seen=False)  # the others learn which card only at the reveal
-        state.table[slot] = card
-        self.events.add(
-            "give",
-            giver,
-            public={"stage": ex.STAGES[state.stage]},
-            private={giver: {"card": PICK_TEXT[card]}},
-        )
-
-    def _reveal_table(self) -> None:
-        state = self.exchange
-        assert state is not None
-        state.revealed = state.stage == ex.GIVE_HIGHEST or self.options.return_face_up
-        for giver, card in zip(state.givers, state.table, strict=True):
-            if state.revealed:
-                self.known.set_for_all(giver, [card], 0.0)
-            else:  # any card the others knew the giver held may be the one face down: certainty is gone
-                self.known.set_for_all(giver, slice(None), 0.0)
-        public: dict[str, Any] = {"stage": ex.STAGES[state.stage], "givers": list(state.givers)}
-        if state.revealed:
-            public["cards"] = text_list(state.table)
-        self.events.add("exchange_table", public=public)
-
-    def _take(self, slot: int) -> None:
-        state = self.exchange
-        assert state is not None
-        givers = state.givers
-        for taker, s in zip(state.takers, (slot, 1 - slot), strict=True):
-            card = state.table[s]
-            self._add_card(taker, card)
-            if state.revealed:
-                self.known.set_for_all(taker, [card], 1.0)
-            else:
-                self.known.set_for(givers[s], taker, [card], 1.0)
-            public: dict[str, Any] = {"stage": ex.STAGES[state.stage], "from": givers[s]}
-            if state.revealed:
-                public["card"] = PICK_TEXT[card]
-            self.events.add("take", taker, public=public, private={taker: {"card": PICK_TEXT[card]}})
-        state.table = [ex.EMPTY, ex.EMPTY]
-        state.revealed = False
-        state.stage += 1
-
-    # ------------------------------------------------------------------ cards
-    def _remove_cards(self, seat: int, cards: Sequence[int], *, seen: bool = True) -> None:
-        """Take cards out of a hand; ``seen``: everybody sees which (else what others knew stays as it was)."""
-        bits = to_bits(cards)
-        self.hands[seat] &= ~bits
-        idx = list(cards)
-        self.hand_vec[seat, idx] = 0.0
-        if seen:
-            self.known.set_for_all(seat, idx, 0.0)
-        self.hand_sizes[seat] -= len(idx)
-        self._summaries[seat] = None
-
-    def _add_card(self, seat: int, card: int) -> None:
-        self.hands[seat] |= 1 << card
-        self.hand_vec[seat, card] = 1.0
-        self.hand_sizes[seat] += 1
-        self._summaries[seat] = None

@@ -9,6 +9,11 @@ import numpy as np
 
 from cardenvs.zheng_shang_you.ranks import NUM_CARDS
 
+SEAT_ROWS = ("hand_sizes", "passed", "places", "dealer", "totals", "prev_places")
+"""Per-seat features the engine keeps in one ``(6, n)`` table, in this order (adjacent in the observation)."""
+MAX_TOTAL_RATIO = 7.0
+"""The unit's match points over the target, capped here (so the observation stays bounded)."""
+
 
 class RelativeCardTable:
     """``data[o, k, c]``: what observer ``o`` holds true of card ``c`` for the seat ``k`` places after it

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.cards import SUIT_TEXT, parse_card
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, YoninkanOptions
-from cardenvs.goninkan.rules import KankeiGame
 
 
 def goninkan(hands: list[str], **kwargs: Any) -> KankeiGame[GoninkanOptions]:

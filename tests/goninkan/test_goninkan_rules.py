@@ -9,9 +9,10 @@ import cardenvs
 from cardenvs.core.cards import GONINKAN_50, parse_cards
 from cardenvs.core.errors import IllegalActionError, InvalidOptionError
 from cardenvs.core.tricks import Trick
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions
-from cardenvs.goninkan.rules import BLIND_SWAP, LEAD_CHOICE, PLAY, KankeiGame
 from cardenvs.goninkan.ruleset import ruleset
+from cardenvs.goninkan.table import BLIND_SWAP, LEAD_CHOICE, PLAY
 from cardenvs.goninkan.tricks import trick_winner
 from tests.goninkan.deals import DEAL1, SWEEP_DEAL
 from tests.goninkan.helpers import act, card, goninkan, legal_cards_text, play

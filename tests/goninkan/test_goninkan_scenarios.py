@@ -7,7 +7,7 @@ import pytest
 
 from cardenvs.core.engine import TERMINAL
 from cardenvs.goninkan.options import GoninkanOptions
-from cardenvs.goninkan.rules import LEAD_CHOICE, SHOW, SWEEP, TRUMP
+from cardenvs.goninkan.table import LEAD_CHOICE, SHOW, SWEEP, TRUMP
 from tests.goninkan.deals import DEAL1, REVERSE_DEAL, SWEEP_DEAL
 from tests.goninkan.helpers import act, card, goninkan, play, points, show, trump
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, YoninkanOptions
-from cardenvs.goninkan.rules import KankeiGame
 from cardenvs.testing import checks
 from tests.goninkan.deals import SWEEP_DEAL
 from tests.goninkan.helpers import act, card, goninkan, play, yoninkan

@@ -11,9 +11,9 @@ from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.tricks import Trick
 from cardenvs.goninkan.knowledge import KANKEI, MUKAN, UNKNOWN, team_view
 from cardenvs.goninkan.options import YoninkanOptions
-from cardenvs.goninkan.rules import DECLARE
 from cardenvs.goninkan.ruleset import ruleset
 from cardenvs.goninkan.scoring import Kind
+from cardenvs.goninkan.table import DECLARE
 from cardenvs.goninkan.tricks import trick_winner
 from tests.goninkan.helpers import act, legal_cards_text, play, points, yoninkan
 

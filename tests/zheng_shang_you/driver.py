@@ -6,9 +6,9 @@ from typing import Any
 
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, Combo
+from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import VALUE_TEXT, parse, text
-from cardenvs.zheng_shang_you.rules import ZsyGame
 
 
 def new_game(hands: list[str], dealer: int | None = None, **kwargs: Any) -> ZsyGame:
@@ -16,7 +16,7 @@ def new_game(hands: list[str], dealer: int | None = None, **kwargs: Any) -> ZsyG
     deal_keys = {"prev_order", "totals", "shown_card"}
     deal = {k: v for k, v in kwargs.items() if k in deal_keys}
     options = ZsyOptions(num_players=len(hands), **{k: v for k, v in kwargs.items() if k not in deal_keys})
-    return ZsyGame.from_deal(options, hands, dealer, **deal)
+    return ZsyGame.from_deal(options, hands, dealer=dealer, **deal)
 
 
 def apply_all(game: ZsyGame, actions: list[int]) -> None:

@@ -13,7 +13,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardenvs.zheng_shang_you.builder import MoveBuilder, summarize
+from cardenvs.zheng_shang_you.build_state import summarize
+from cardenvs.zheng_shang_you.builder import MoveBuilder
 from cardenvs.zheng_shang_you.combos import Combo, ComboRules, interpretations
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.ranks import ACE, TWO, iter_bits, parse, text, to_bits
