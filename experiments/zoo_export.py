@@ -4,7 +4,8 @@
         --command "python -m experiments.train --game kyuuri-v0" --budget "600k learner steps, 254 s" \\
         --results runs/eval/kyuuri.md
 
-Writes ``agents/zoo/<game>/<name>.npz`` and ``<name>.json`` (or under ``--root``). The game and its options
+Writes ``agents/zoo/<game>/<name>.npz`` and ``<name>.json`` (or under ``--root``); ``--table`` prints the
+table of ``docs/zoo.md`` from the shipped cards. The game and its options
 come from the run's ``args.json`` (beside the checkpoint, or one folder up for ``checkpoints/step_N``).
 
 The float16 check: the checkpoint plays ``--games`` games (at every other seat; the game's rule bots and random
@@ -31,7 +32,7 @@ from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import make_policy, registered_names
 from cardenvs.agents.sb3_policy import ActorWeights
-from cardenvs.agents.zoo import ZOO_ROOT, context_layout_hash
+from cardenvs.agents.zoo import ZOO_ROOT, ZooCard, context_layout_hash, zoo_cards
 from cardenvs.registry import definition, game_name
 
 
@@ -119,7 +120,15 @@ def run_args(checkpoint: Path) -> dict[str, Any]:
 
 
 def export(
-    checkpoint: Path, name: str, command: str, budget: str, results: str, games: int, root: Path, notes: str = ""
+    checkpoint: Path,
+    name: str,
+    command: str,
+    budget: str,
+    results: str,
+    games: int,
+    root: Path,
+    notes: str = "",
+    evaluation: str = "",
 ) -> Path:
     """Write the agent's weights and card under ``root/<game>/``; returns the card's path."""
     args = run_args(checkpoint)
@@ -144,6 +153,7 @@ def export(
         "weights_sha256": hashlib.sha256(npz.read_bytes()).hexdigest(),
         "training": {"command": command, "budget": budget, "checkpoint": str(checkpoint), "args": args},
         "results": results_rows(results),
+        "evaluation": evaluation,
         "notes": notes,
     }
     path = npz.with_suffix(".json")
@@ -151,19 +161,48 @@ def export(
     return path
 
 
+def zoo_table(cards: Mapping[str, ZooCard] | None = None) -> str:
+    """The Markdown table of the shipped agents for ``docs/zoo.md`` (``python -m experiments.zoo_export --table``):
+    per agent its game and options, budget, margin over random and over the bot it beats by least."""
+    rows = [
+        "| agent | trained on | budget | agent − `random` | closest bot: agent − bot | weights |",
+        "|---|---|---|---|---|---|",
+    ]
+    for card in (cards or zoo_cards()).values():
+        results = {row["opponent"]: row["agent_minus_opponent"] for row in card.data["results"]}
+        bots = {name: margin for name, margin in results.items() if name != "random"}
+        hardest = min(bots, key=lambda name: float(bots[name].split()[0])) if bots else None
+        options = ", ".join(f"{key}={value}" for key, value in card.data["options"].items())
+        closest = f"`{hardest}`: {bots[hardest]}" if hardest else "–"
+        budget = card.data["training"]["budget"]
+        rows.append(
+            f"| `{card.spec}` | `{card.env_id}` {options} | {budget} | {results.get('random', '–')} | {closest} "
+            f"| {card.data['dtype']} |"
+        )
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("checkpoint", type=Path, help="the run's .npz (final.npz or checkpoints/step_N.npz)")
-    p.add_argument("--name", required=True, help="the agent's name within its game (zoo:<game>/<name>)")
-    p.add_argument("--command", required=True, help="the command(s) that trained it")
-    p.add_argument("--budget", required=True, help="its training budget, in words (steps, decisions, minutes)")
-    p.add_argument("--results", type=Path, required=True, help="the output of experiments.training_results")
+    p.add_argument("checkpoint", type=Path, nargs="?", help="the run's .npz (final.npz or checkpoints/step_N.npz)")
+    p.add_argument("--name", help="the agent's name within its game (zoo:<game>/<name>)")
+    p.add_argument("--command", help="the command(s) that trained it")
+    p.add_argument("--budget", help="its training budget, in a few words (steps, decisions, minutes)")
+    p.add_argument("--results", type=Path, help="the output of experiments.training_results")
+    p.add_argument("--evaluation", default="", help="the command that printed the results")
     p.add_argument("--notes", default="", help="anything else a user should know")
     p.add_argument("--games", type=int, default=300, help="games of the float16 check")
     p.add_argument("--root", type=Path, default=ZOO_ROOT, help="the zoo folder (default: the package's)")
+    p.add_argument("--table", action="store_true", help="print docs/zoo.md's table of the shipped agents instead")
     ns = p.parse_args(argv)
+    if ns.table:
+        print(zoo_table(zoo_cards(None if ns.root == ZOO_ROOT else ns.root)))
+        return
+    missing = [flag for flag in ("checkpoint", "name", "command", "budget", "results") if getattr(ns, flag) is None]
+    if missing:
+        p.error(f"exporting needs {', '.join(missing)} (or --table)")
     results = ns.results.read_text(encoding="utf-8")
-    card = export(ns.checkpoint, ns.name, ns.command, ns.budget, results, ns.games, ns.root, ns.notes)
+    card = export(ns.checkpoint, ns.name, ns.command, ns.budget, results, ns.games, ns.root, ns.notes, ns.evaluation)
     data = json.loads(card.read_text())
     check = data["float16_check"]
     print(f"{card}: {data['dtype']} ({check['greedy_actions_equal']} of {check['decisions']} greedy actions equal)")

@@ -4,6 +4,7 @@ mismatch or an altered file is refused, and the float16 export keeps the greedy 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -160,3 +161,13 @@ def _copy_of_kyuuri(tmp_path: Path) -> Path:
     root = tmp_path / "zoo"
     shutil.copytree(ZOO_ROOT / "kyuuri", root / "kyuuri")
     return root
+
+
+def test_the_zoo_page_lists_every_shipped_agent_and_its_code_runs() -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "zoo.md"
+    text = page.read_text()
+    assert zoo_export.zoo_table() in text, "docs/zoo.md is out of date: paste python -m experiments.zoo_export --table"
+    namespace: dict[str, object] = {}
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL):
+        exec(compile(block, str(page), "exec"), namespace)
+    assert namespace["zoo"] == [name for name in policy_names("kyuuri-v0") if name.startswith("zoo:")]
