@@ -172,7 +172,7 @@ def zoo_table(cards: Mapping[str, ZooCard] | None = None) -> str:
         results = {row["opponent"]: row["agent_minus_opponent"] for row in card.data["results"]}
         bots = {name: margin for name, margin in results.items() if name != "random"}
         hardest = min(bots, key=lambda name: float(bots[name].split()[0])) if bots else None
-        options = ", ".join(f"{key}={value}" for key, value in card.data["options"].items())
+        options = ", ".join(f"{key}={value}" for key, value in card.data["options"].items()) or "default options"
         closest = f"`{hardest}`: {bots[hardest]}" if hardest else "–"
         budget = card.data["training"]["budget"]
         rows.append(
