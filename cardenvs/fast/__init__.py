@@ -1,0 +1,9 @@
+"""Fast paths: the games as JAX array programs over a batch (Pgx's API), optional (``pip install -e '.[fast]'``).
+
+Nothing else in :mod:`cardenvs` imports this package, so ``import cardenvs`` never imports JAX. The reference
+engines stay the oracle: ``tests/fast`` plays each fast game beside its engine. Usage and figures: ``docs/fast.md``.
+"""
+
+from cardenvs.fast.verish import State, VerishFast
+
+__all__ = ["State", "VerishFast"]

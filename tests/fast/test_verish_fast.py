@@ -1,0 +1,179 @@
+"""The JAX Verish' ne verish' against the reference engine: the same deals and the same actions give the same
+players to act, masks, every seat's observation and rewards, decision for decision, over many random games.
+
+A batch of games is played in lockstep: one jitted, vmapped step per decision on the JAX side, the reference
+engines one by one beside it. Each option set compiles once (a few seconds), so the cases are few and the
+batches small but many decisions long."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardenvs.core.errors import InvalidOptionError
+from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+from cardenvs.fast import VerishFast  # noqa: E402  (needs JAX, skipped above without it)
+
+CASES: list[dict[str, Any]] = [
+    {"num_players": 6},  # the benchmark's
+    {"num_players": 2},  # 36 cards
+    {"num_players": 3, "forbid_discarded_rank": True, "max_steps": 60},  # some games truncated
+    {"num_players": 4, "deck_size": 36, "reward_mode": "exit_order"},
+    {"num_players": 5},
+]
+QUICK_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+"""XLA's CPU back end spends most of a test's time optimising code that runs for a second: skip that."""
+
+
+def compiled(function: Any, *args: Any) -> Any:
+    return jax.jit(function).lower(*args).compile(QUICK_COMPILE)
+
+
+def random_deal(game_options: VerishOptions, rng: np.random.Generator) -> tuple[list[str], str, int]:
+    """A shuffled deck dealt clockwise from the dealer's left, one card set aside, as the engines' text."""
+    deck = game_options.deck
+    labels = [c for c in VerishGame(game_options, rng).rank_labels for _ in range(4)]
+    assert len(labels) == deck.size
+    order = rng.permutation(deck.size)
+    n = game_options.num_players
+    dealer = int(rng.integers(n))
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for i, card in enumerate(order[1:]):
+        hands[(dealer + 1 + i) % n].append(labels[card])
+    return [" ".join(h) for h in hands], labels[order[0]], dealer
+
+
+def counts(game: VerishGame, text: str) -> np.ndarray:
+    return game._counts_from_text(text)
+
+
+def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
+    """Play ``num_games`` random games on both sides; return the decisions compared."""
+    env = VerishFast(**options)
+    opts = env.options
+    n = opts.num_players
+    rng = np.random.default_rng(seed)
+    refs, hands, dealers = [], [], []
+    for _ in range(num_games):
+        deal, aside, dealer = random_deal(opts, rng)
+        game = VerishGame.from_deal(opts, deal, aside, dealer=dealer)
+        refs.append(game)
+        hands.append(np.stack([counts(game, h) for h in deal]))
+        dealers.append(dealer)
+    players = jnp.arange(n)
+    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
+    hands_in, dealers_in = jnp.asarray(np.stack(hands)), jnp.asarray(dealers)
+    init = compiled(
+        lambda h, d: _with_views(jax.vmap(env.init_from_hands)(h, d), observe_all, players), hands_in, dealers_in
+    )
+    state, views = init(hands_in, dealers_in)
+    actions = jnp.zeros(num_games, dtype=jnp.int32)
+    step = compiled(lambda s, a: _with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
+    rewards = [np.zeros(n) for _ in refs]
+    compared = 0
+    for decision in range(env.max_steps + 1):
+        live = [not g.is_terminal for g in refs]
+        if decision == env.max_steps:  # the cap: every game still going is truncated, and stays so
+            assert np.asarray(state.truncated).tolist() == live
+            state, _ = step(state, jnp.asarray(actions))
+            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+            return compared
+        _compare(refs, state, views, rewards)
+        if not any(live):
+            return compared
+        chosen = np.zeros(num_games, dtype=np.int32)
+        for i, game in enumerate(refs):
+            if live[i]:
+                chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
+                game.apply(int(chosen[i]))
+                earned = game.take_rewards()
+                rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
+                compared += 1
+            else:
+                rewards[i] = np.zeros(n)
+        state, views = step(state, jnp.asarray(chosen))
+    raise AssertionError("unreachable: the loop returns at the step cap")
+
+
+def _with_views(state: Any, observe_all: Any, players: Any) -> tuple[Any, Any]:
+    return state, observe_all(state, players)
+
+
+def _compare(refs: list[VerishGame], state: Any, views: Any, rewards: list[np.ndarray]) -> None:
+    current = np.asarray(state.current_player)
+    masks = np.asarray(state.legal_action_mask)
+    observations = np.asarray(state.observation)
+    views = np.asarray(views)
+    got_rewards = np.asarray(state.rewards)
+    terminated = np.asarray(state.terminated)
+    for i, game in enumerate(refs):
+        seats = range(game.num_players)
+        same = (
+            current[i] == game.current_player
+            and bool(terminated[i]) == game.is_terminal
+            and np.array_equal(masks[i], game.legal_mask().astype(bool))
+            and all(np.array_equal(views[i, p], game.observation(p)) for p in seats)
+            and np.array_equal(observations[i], game.observation(max(game.current_player, 0)))
+            and np.array_equal(got_rewards[i], rewards[i].astype(np.float32))
+        )
+        if not same:  # name what differs, with the whole reference state
+            where = f"game {i}: {game.privileged_state()}"
+            assert current[i] == game.current_player, where
+            assert bool(terminated[i]) == game.is_terminal, where
+            np.testing.assert_array_equal(masks[i], game.legal_mask().astype(bool), err_msg=where)
+            for p in seats:
+                np.testing.assert_array_equal(views[i, p], game.observation(p), err_msg=f"seat {p}, {where}")
+            np.testing.assert_array_equal(observations[i], game.observation(max(game.current_player, 0)), where)
+            np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
+
+
+@pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> None:
+    decisions = play_lockstep(options, num_games=16, seed=len(options) * 7 + options["num_players"])
+    assert decisions > 16 * 40
+
+
+def test_random_deals_are_whole_decks_dealt_clockwise() -> None:
+    env = VerishFast(num_players=6, dealer=2)
+    keys = jax.random.split(jax.random.PRNGKey(0), 64)
+    states = compiled(jax.vmap(env.init), keys)(keys)
+    per_rank = np.asarray(states.hands).sum(axis=1) + 4 * np.asarray(states.discarded)
+    assert (per_rank.sum(axis=1) == 51).all() and ((per_rank == 3).sum(axis=1) == 1).all()
+    assert (np.asarray(states.current_player) == 3).all()  # the dealer's left neighbour leads
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"quad_discard_optional": True}, "quad_discard_optional"),
+        ({"n_games": 2}, "n_games"),
+        ({"num_players": 7}, "2–6"),
+    ],
+)
+def test_unsupported_options_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        VerishFast(**options)
+
+
+def test_the_batched_interface_re_deals_finished_games_in_place() -> None:
+    from cardenvs.fast.batched import FastBatchedGames
+    from cardenvs.vector import BatchedGames
+
+    fast, reference = (
+        FastBatchedGames(8, 1, QUICK_COMPILE, num_players=3, max_steps=4),
+        BatchedGames("verish_ne_verish-v0", 8, num_players=3),
+    )
+    first = fast.reset()
+    assert first.observations.shape[1] == reference.reset().observations.shape[1] and first.masks.dtype == np.int8
+    for _ in range(4):
+        batch = fast.step(np.argmax(first.masks, axis=1))
+        first = batch
+    assert batch.truncated.all() and not batch.terminated.any()  # every game hit the 4-step cap …
+    assert (np.asarray(fast.state.step_count) == 0).all() and batch.masks.any(axis=1).all()  # … and was re-dealt
+    with pytest.raises(InvalidOptionError, match="8 actions"):
+        fast.step(np.zeros(3))
