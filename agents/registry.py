@@ -101,14 +101,22 @@ RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
 
 
 ZOO: dict[str, dict[str, str]] = {}
-"""Game → zoo agent name → the spec that plays it (e.g. ``ckpt-greedy:…``): ``zoo:NAME`` specs, and the entries
-of the gauntlet and the leaderboards once trained agents are shipped."""
+"""Game → zoo agent name → spec: the zoo agents that the benchmark's gauntlet and leaderboards rank beside the
+bots. Empty: which shipped agents (:func:`agents.zoo.zoo_names`) join the leaderboards is the benchmark's call."""
+
+
+def registered_names(env_id: str | None = None) -> list[str]:
+    """Names of the registered policies (random, the rule bots) that can play ``env_id`` (all if ``None``)."""
+    game = None if env_id is None else game_name(env_id)
+    return [name for name, (g, _) in POLICIES.items() if g is None or game is None or g == game]
 
 
 def policy_names(env_id: str | None = None) -> list[str]:
-    """Names of the policies that can play ``env_id`` (all names if ``None``)."""
-    game = None if env_id is None else game_name(env_id)
-    return [name for name, (g, _) in POLICIES.items() if g is None or game is None or g == game]
+    """Every named policy that can play ``env_id`` (all if ``None``): the registered ones, then the zoo's
+    trained agents as ``zoo:<game>/<name>`` specs."""
+    from cardenvs.agents.zoo import zoo_names
+
+    return [*registered_names(env_id), *zoo_names(env_id)]
 
 
 def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Policy:

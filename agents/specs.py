@@ -11,7 +11,7 @@ Accepted forms (:data:`ACCEPTED_FORMS`):
 * either with keyword parameters ``…:Name?p=0.3&seed=2`` (values read as Python literals with
   ``ast.literal_eval``; ``seed`` fixes the policy's seed instead of the one the caller passes);
 * ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:data:`agents.registry.RESOLVERS`);
-* ``zoo:NAME``: a trained agent shipped with the project (:data:`agents.registry.ZOO`);
+* ``zoo:GAME/NAME``: a trained agent shipped with the project (:mod:`agents.zoo`);
 * ``py:package.module:Factory``: the older form, still accepted: always ``Factory(context, seed, **params)``.
 
 What ``Name`` may be (the calling convention):
@@ -56,7 +56,7 @@ ACCEPTED_FORMS = """accepted policy specs:
   package.module:Name         the same in an importable module
   ...:Name?p=0.3&seed=2       keyword parameters for Name, as Python literals (seed fixes the policy's seed)
   ckpt:PATH, ckpt-greedy:PATH a trained checkpoint (sampling, argmax)
-  zoo:NAME                    a trained agent shipped with cardenvs
+  zoo:GAME/NAME               a trained agent shipped with cardenvs (agents.policy_names lists them)
   py:package.module:Factory   the older form: Factory(context, seed, **params)"""
 
 
@@ -287,18 +287,12 @@ def _context_and_seed(target: Any, context: PolicyContext, seed: int | None) -> 
 
 # ---------------------------------------------------------------------------------------------- prefixes
 def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    return resolve_policy(zoo_spec(argument, context.env_id), context, seed)
+    from cardenvs.agents.zoo import ZooError, zoo_policy
 
-
-def zoo_spec(name: str, env_id: str) -> str:
-    """The spec behind ``zoo:NAME`` for a game (see :data:`agents.registry.ZOO`)."""
-    game = game_name(env_id)
-    agents = registry.ZOO.get(game, {})
-    if not agents:
-        raise SpecError(f"zoo:{name}: no zoo agents shipped yet for {game}")
-    if name not in agents:
-        raise SpecError(f"zoo:{name}: no zoo agent {name!r} for {game}; shipped: {sorted(agents)}")
-    return agents[name]
+    try:
+        return zoo_policy(argument, context, seed)
+    except ZooError as error:
+        raise SpecError(str(error)) from error
 
 
 SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo}
@@ -333,7 +327,9 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
     if parsed.kind == "registered":
         modules.append(registry.POLICIES[parsed.target][1].__module__)
     elif parsed.kind == "prefix" and parsed.target == "zoo":
-        yield zoo_spec(parsed.attribute, policy.context.env_id).encode()
+        from cardenvs.agents.zoo import zoo_card
+
+        yield zoo_card(parsed.attribute).weights.read_bytes()
     elif parsed.kind == "prefix" and parsed.target in registry.CHECKPOINT_PREFIXES:
         from cardenvs.agents.sb3_policy import checkpoint_file
 

@@ -1,11 +1,13 @@
 """The main job: one narrated Verish' ne verish' game, a short self-play training run, and a tournament of the
-trained agent against random play and the rule-based bot, with its report.
+trained agent against random play, the rule-based bot and the zoo's trained agent, with its report.
 
-    python -m experiments.demo [--steps 150000] [--games 600] [--players 3] [--workers 2] [--seed 0]
+    python -m experiments.demo [--steps 150000] [--games 600] [--players 4] [--workers 2] [--seed 0]
 
 Outputs go under ``--out`` (default ``runs/demo``): the training run (checkpoints, TensorBoard logs) and the
 tournament (SQLite database, Markdown and HTML report with plots). The training budget is a demonstration, a
-couple of minutes on two cores; ``docs/training.md`` has the budgets behind the published results.
+couple of minutes on two cores; ``docs/training.md`` has the budgets behind the published results, and the zoo
+agent (``zoo:verish_ne_verish/ppo``, shipped with the package, see ``docs/zoo.md``) shows what a longer run
+reaches. It sits in the tournament when it was trained for the demo's player count.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import cardenvs
 from cardenvs.agents import make_policy
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.tournament import Tournament, write_report
+from cardenvs.agents.zoo import fitting_zoo_names
 from cardenvs.core.render import event_text
 from cardenvs.experiments.train import TrainArgs, train
 from cardenvs.verish_ne_verish.render import WORDS
@@ -32,7 +35,7 @@ class DemoArgs:
     """Training budget in learner decisions."""
     games: int = 600
     """Tournament games (whole duplicate deals)."""
-    players: int = 3
+    players: int = 4
     workers: int = 2
     seed: int = 0
     out: str = "runs/demo"
@@ -78,12 +81,15 @@ def train_agent(args: DemoArgs) -> Path:
 
 
 def run_tournament(args: DemoArgs, checkpoint: Path) -> Path:
-    print(f"\n== Tournament: {args.games} duplicate-deal games of trained vs random vs rule bot ==\n", flush=True)
+    options = {"num_players": args.players}
+    zoo = [f"zoo={name}" for name in fitting_zoo_names(GAME, options)[:1]]
+    names = " vs ".join(["trained", "random", "rule bot", *(["zoo agent"] if zoo else [])])
+    print(f"\n== Tournament: {args.games} duplicate-deal games of {names} ==\n", flush=True)
     tournament = Tournament(
         GAME,
-        ["random", f"rule={RULE_BOT}", f"trained=ckpt-greedy:{checkpoint}"],
+        ["random", f"rule={RULE_BOT}", f"trained=ckpt-greedy:{checkpoint}", *zoo],
         games=args.games,
-        options={"num_players": args.players},
+        options=options,
         seed=args.seed,
     )
     result = tournament.run(Path(args.out, "tournament", "tournament.sqlite"), workers=args.workers, progress=True)

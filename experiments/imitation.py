@@ -15,13 +15,16 @@ across processes.
 from __future__ import annotations
 
 import copy
+import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,10 +34,13 @@ from cardenvs.agents.registry import make_policy
 from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
 
 if TYPE_CHECKING:
+    from cardenvs.experiments.train import TrainArgs
     from cardenvs.wrappers import SeatEnv
 
 HELD_OUT = 0.05
 """Share of the demonstrations :func:`pretrain` never fits."""
+IMITATION_LEARNING_RATE = 1e-3
+"""Adam's starting rate in :func:`pretrain` (it falls to 0 over the epochs)."""
 
 
 @dataclass
@@ -235,3 +241,39 @@ def best_epoch(history: list[dict[str, float]]) -> int:
     """The epoch whose weights :func:`pretrain` kept (0: the weights it started from), the first of the best."""
     agreement = [h["agreement"] for h in history]
     return agreement.index(max(agreement))
+
+
+def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: dict[str, Any]) -> None:
+    """Fit a fresh model to ``args.imitate``'s play at the learner's seat, then refit it over ``imitate_rounds``
+    rounds of its own play labelled by the teacher (see :mod:`experiments.imitation`); the record goes to
+    ``imitation.json``, each fit's actor to ``checkpoints/imitation_round_N.npz``."""
+    from cardenvs.experiments.train_envs import EnvFactory
+
+    start = time.perf_counter()
+    env_fns = [EnvFactory(args, args.n_envs + i) for i in range(args.imitate_workers)]
+    demos = collect_in_parallel(env_fns, args.imitate, args.imitate_decisions, args.gamma, args.seed)
+    rounds: list[dict[str, Any]] = []
+    for number in range(args.imitate_rounds + 1):
+        own_play = None
+        if number:  # DAgger: the copy plays, the teacher labels
+            learner = ActorWeights.from_model(model, scale)
+            new = collect_in_parallel(
+                env_fns, args.imitate, args.imitate_round_decisions, args.gamma, args.seed + number, learner
+            )
+            own_play = new.agreement()
+            demos = Demonstrations.concatenate([demos, new])
+        epochs = args.imitate_round_epochs if number else args.imitate_epochs
+        history = pretrain(model, demos, epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
+        kept = best_epoch(history)
+        ActorWeights.from_model(model, scale, {**meta, "imitation_round": number}).save(
+            out / "checkpoints" / f"imitation_round_{number}.npz"
+        )
+        rounds.append({"decisions": len(demos), "own_play_agreement": own_play, "epochs": history, "kept_epoch": kept})
+        print(
+            f"imitation round {number}: {len(demos)} decisions"
+            + (f", the copy played the teacher's move in {own_play:.3f} of its own" if own_play is not None else "")
+            + f"; held-out agreement {history[kept]['agreement']:.3f} (epoch {kept} of {epochs} kept), "
+            f"value rmse {history[kept]['value_rmse']:.3f}, {time.perf_counter() - start:.0f} s so far"
+        )
+    record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "rounds": rounds}
+    (out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")

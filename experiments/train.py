@@ -26,16 +26,16 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.registry import make_policy, policy_names
-from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, require_trust
+from cardenvs.agents.sb3_policy import ActorWeights, UntrustedCheckpointError, require_trust
+from cardenvs.experiments.train_envs import EnvFactory, FromSpec, PoolSeatEnv, Snapshot, make_env
 from cardenvs.registry import definition, game_name, make_raw
-from cardenvs.wrappers import OpponentPool, SeatEnv, observation_scale
+from cardenvs.wrappers import observation_scale
+
+__all__ = ["EnvFactory", "FromSpec", "LinearDecay", "PoolSeatEnv", "Snapshot", "TrainArgs", "make_env", "train"]
 
 CONFIGS = Path(__file__).parent / "configs"
-IMITATION_LEARNING_RATE = 1e-3
 
 
 @dataclass
@@ -107,60 +107,6 @@ class TrainArgs:
             checkpoint = Path(self.resume)
             return checkpoint.parent.parent if checkpoint.parent.name == "checkpoints" else checkpoint.parent
         return Path(self.out or Path("runs", "train", self.game_name, f"seed{self.seed}"))
-
-
-# ---------------------------------------------------------------------- opponents (picklable for subprocesses)
-@dataclass(frozen=True)
-class FromSpec:
-    """Builds the policy of a spec (``random``, ``kyuuri/rule``, ``mine.py:Bot?p=0.3`` …) for one seat."""
-
-    spec: str
-    context: PolicyContext
-
-    def __call__(self, seed: int) -> Policy:
-        return make_policy(self.spec, self.context, seed)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Builds a frozen copy of the learner from exported weights."""
-
-    weights: ActorWeights
-    context: PolicyContext
-
-    def __call__(self, seed: int) -> Policy:
-        return MlpPolicy(self.context, self.weights, seed)
-
-
-class PoolSeatEnv(SeatEnv):
-    """A :class:`SeatEnv` over an :class:`OpponentPool` that accepts snapshots (through ``env_method``)."""
-
-    pool: OpponentPool
-
-    def add_snapshot(self, name: str, factory: Snapshot) -> None:
-        self.pool.add_snapshot(name, factory)
-
-
-def make_env(args: TrainArgs, rank: int) -> PoolSeatEnv:
-    raw = make_raw(args.game, **args.options)
-    context = PolicyContext.from_env(raw)
-    fixed = {spec: (FromSpec(spec, context), float(w)) for spec, w in args.opponents.items()}
-    pool = OpponentPool(
-        fixed, snapshot_share=args.snapshot_share, recent=args.snapshot_recent, seed=args.seed * 10_007 + rank
-    )
-    env = PoolSeatEnv(raw, pool, seat=args.seat, reward_scale=args.reward_scale)
-    env.pool = pool
-    return env
-
-
-class EnvFactory:
-    """``make_env(args, rank)`` as a picklable callable, for subprocess vector envs and parallel collection."""
-
-    def __init__(self, args: TrainArgs, rank: int):
-        self.args, self.rank = args, rank
-
-    def __call__(self) -> PoolSeatEnv:
-        return make_env(self.args, self.rank)
 
 
 # ---------------------------------------------------------------------- the recipe
@@ -247,6 +193,8 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
         return stem.with_suffix(".zip")
 
     if args.imitate and not args.resume:
+        from cardenvs.experiments.imitation import warm_start
+
         warm_start(model, args, out, scale, meta)
         save(out / "checkpoints" / "step_0")  # the imitation alone, before any PPO update
 
@@ -285,42 +233,6 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
     done = model.num_timesteps - started
     print(f"{done} steps in {seconds:.0f} s ({done / max(seconds, 1e-9):.0f} steps/s); final checkpoint {final}")
     return final
-
-
-def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: dict[str, Any]) -> None:
-    """Fit a fresh model to ``args.imitate``'s play at the learner's seat, then refit it over ``imitate_rounds``
-    rounds of its own play labelled by the teacher (see :mod:`experiments.imitation`); the record goes to
-    ``imitation.json``, each fit's actor to ``checkpoints/imitation_round_N.npz``."""
-    from cardenvs.experiments.imitation import Demonstrations, best_epoch, collect_in_parallel, pretrain
-
-    start = time.perf_counter()
-    env_fns = [EnvFactory(args, args.n_envs + i) for i in range(args.imitate_workers)]
-    demos = collect_in_parallel(env_fns, args.imitate, args.imitate_decisions, args.gamma, args.seed)
-    rounds: list[dict[str, Any]] = []
-    for number in range(args.imitate_rounds + 1):
-        own_play = None
-        if number:  # DAgger: the copy plays, the teacher labels
-            learner = ActorWeights.from_model(model, scale)
-            new = collect_in_parallel(
-                env_fns, args.imitate, args.imitate_round_decisions, args.gamma, args.seed + number, learner
-            )
-            own_play = new.agreement()
-            demos = Demonstrations.concatenate([demos, new])
-        epochs = args.imitate_round_epochs if number else args.imitate_epochs
-        history = pretrain(model, demos, epochs, args.batch_size, IMITATION_LEARNING_RATE, args.seed)
-        kept = best_epoch(history)
-        ActorWeights.from_model(model, scale, {**meta, "imitation_round": number}).save(
-            out / "checkpoints" / f"imitation_round_{number}.npz"
-        )
-        rounds.append({"decisions": len(demos), "own_play_agreement": own_play, "epochs": history, "kept_epoch": kept})
-        print(
-            f"imitation round {number}: {len(demos)} decisions"
-            + (f", the copy played the teacher's move in {own_play:.3f} of its own" if own_play is not None else "")
-            + f"; held-out agreement {history[kept]['agreement']:.3f} (epoch {kept} of {epochs} kept), "
-            f"value rmse {history[kept]['value_rmse']:.3f}, {time.perf_counter() - start:.0f} s so far"
-        )
-    record = {"teacher": args.imitate, "decisions": len(demos), "episodes": demos.episodes, "rounds": rounds}
-    (out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ def test_demo_trains_and_reports(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert "One game of verish_ne_verish-v0" in out and "Tournament: 12 duplicate-deal games" in out
-    for label in ("random", "rule", "trained"):
+    for label in ("random", "rule", "trained", "zoo"):  # the zoo's Verish agent plays 4 players, the demo's count
         assert any(line.startswith(label + " ") for line in out.splitlines()), out
     assert (tmp_path / "train" / "final.zip").exists()
     assert (tmp_path / "tournament" / "tournament-report.md").exists()

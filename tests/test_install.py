@@ -18,8 +18,14 @@ def test_the_wheel_holds_only_the_cardenvs_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == {"cardenvs"}
-    for module in ("cardenvs/agents/specs.py", "cardenvs/agents/benchmark/leaderboards/yukushi.json",
-                   "cardenvs/experiments/tournament.py", "cardenvs/experiments/play/page.html"):
+    for module in (
+        "cardenvs/agents/specs.py",
+        "cardenvs/agents/benchmark/leaderboards/yukushi.json",
+        "cardenvs/agents/zoo/kyuuri/ppo.npz",
+        "cardenvs/agents/zoo/kyuuri/ppo.json",
+        "cardenvs/experiments/tournament.py",
+        "cardenvs/experiments/play/page.html",
+    ):
         assert module in names, module
 
 

@@ -7,7 +7,9 @@
 
 The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL and opens it unless
 ``--no-browser``. Opponent specs are anything a tournament accepts (registered names, ``ckpt:PATH``,
-``py:module:Factory``); they fill the other seats in order, repeated as needed. See docs/play.md.
+``py:module:Factory``, ``zoo:GAME/NAME``); they fill the other seats in order, repeated as needed; without
+``--opponents``, the game's zoo agent plays them where one is shipped for the options, else random play.
+See docs/play.md.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardenvs.agents.tournament.report import REPLAY_PORT
+from cardenvs.agents.zoo import fitting_zoo_names
 from cardenvs.experiments.play.replays import load_replay_file, stored_game
 from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
 from cardenvs.experiments.tournament import parse_option
@@ -30,7 +33,8 @@ class PlayArgs:
     game: str | None = None
     players: int | None = None
     option: list[str] = field(default_factory=list)
-    opponents: list[str] = field(default_factory=lambda: ["random"])
+    opponents: list[str] = field(default_factory=list)
+    """Policy specs for the other seats; none: the game's zoo agent, if one is shipped for these options."""
     seat: int = 0
     seed: int = 0
     pace: float = 0.6
@@ -49,7 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="env id, e.g. yukushi-v0 (default: verish_ne_verish-v0)")
     p.add_argument("--players", type=int, help="shorthand for --option num_players=N")
     p.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
-    p.add_argument("--opponents", nargs="+", default=["random"], help="policy specs for the other seats")
+    p.add_argument(
+        "--opponents",
+        nargs="+",
+        default=[],
+        help="policy specs for the other seats (default: the game's zoo agent if one fits the options, else random)",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
     p.add_argument("--pace", type=float, default=0.6, help="seconds a bot's move stays on screen")
@@ -66,7 +75,14 @@ def settings_of(args: PlayArgs) -> TableSettings:
     options: dict[str, Any] = dict(parse_option(o) for o in args.option)
     if args.players is not None:
         options["num_players"] = args.players
-    return TableSettings(args.game or "verish_ne_verish-v0", options, args.seat, args.opponents, args.seed)
+    game = args.game or "verish_ne_verish-v0"
+    opponents = args.opponents or default_opponents(game, options)
+    return TableSettings(game, options, args.seat, opponents, args.seed)
+
+
+def default_opponents(env_id: str, options: dict[str, Any]) -> list[str]:
+    """The first zoo agent shipped for the game and these options, else random play."""
+    return fitting_zoo_names(env_id, options)[:1] or ["random"]
 
 
 def replay_of(args: PlayArgs) -> ReplaySession:

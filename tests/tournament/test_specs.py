@@ -63,7 +63,7 @@ def test_registered_names_and_the_older_py_form(context: PolicyContext) -> None:
         ("mine.py:P?p=1&p=2", "parameter 'p' is given twice"),
         ("mine.py:2P", "'2P' is not a Python name"),
         ("not a module:P", "neither a file path"),
-        ("zoo:best", "no zoo agents shipped yet for verish_ne_verish"),
+        ("zoo:best", "a zoo spec is zoo:<game>/<name>"),
         ("/no/such/dir/mine.py:P", "no file /no/such/dir/mine.py"),
     ],
 )
