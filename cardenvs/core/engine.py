@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
+from cardenvs.core.copying import shallow_copy
 from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
@@ -52,7 +53,7 @@ class RulesEngine(ABC, Generic[OptionsT]):
     actions: ActionTable
 
     _rng: np.random.Generator | None = None
-    _rng_state: tuple[type[np.random.BitGenerator], dict[str, Any]] | None = None
+    _rng_state: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
     """A clone's generator, not built yet: its bit generator's type and state (see :meth:`_clone_members`)."""
 
     @property
@@ -200,6 +201,15 @@ class RulesEngine(ABC, Generic[OptionsT]):
         """An independent deep copy (engines whose members :meth:`_clone_members` knows use it instead)."""
         return copy.deepcopy(self)
 
+    def share_generator(self, twin: RulesEngine[Any]) -> None:
+        """Give ``twin`` (a fresh copy of this engine) this generator's state, built only when the twin first draws:
+        the same draws from here, independently. Building a generator costs more than the rest of a clone."""
+        if self._rng is not None:
+            bits = self._rng.bit_generator
+            twin._rng, twin._rng_state = None, (type(bits), bits.state)
+        else:
+            twin._rng, twin._rng_state = None, self._rng_state
+
     def _clone_members(self) -> Self:
         """A cheap independent copy for search (thousands of clones per decision), by the type of each member:
         NumPy arrays are copied (read-only ones, shared tables, are shared), lists one level deep (their items
@@ -207,9 +217,8 @@ class RulesEngine(ABC, Generic[OptionsT]):
         ``clone()`` method cloned, and the generator's state taken (the copy builds its generator only if it
         deals again, which is most of what copying a generator costs). Everything else (options, layouts,
         action tables, numbers, strings, tuples) is immutable and shared."""
-        new = object.__new__(type(self))
+        new = shallow_copy(self)
         members = new.__dict__
-        members.update(self.__dict__)
         for name, value in members.items():
             kind = type(value)
             if kind in _IMMUTABLE:
@@ -222,8 +231,7 @@ class RulesEngine(ABC, Generic[OptionsT]):
             elif kind is EventLog:
                 members[name] = value.fork()
             elif name == "_rng":
-                bits = value.bit_generator
-                members[name], new._rng_state = None, (type(bits), bits.state)
+                self.share_generator(new)
             elif hasattr(kind, "clone"):
                 members[name] = value.clone()
         return new

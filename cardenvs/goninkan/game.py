@@ -7,7 +7,6 @@ from typing import Self
 
 import numpy as np
 
-from cardenvs.core.copying import materialise_generator
 from cardenvs.goninkan import knowledge
 from cardenvs.goninkan.encoding import encode, observation_layout
 from cardenvs.goninkan.render import render
@@ -32,6 +31,4 @@ class KankeiGame(KankeiRules[OptionsT]):
         return render(self)
 
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
-        world = knowledge.resample(self, observer, rng)
-        materialise_generator(world)  # where sample_world's reseed_chance finds it
-        return world
+        return knowledge.resample(self, observer, rng)

@@ -14,7 +14,7 @@ from typing import Self, TypeVar
 import numpy as np
 
 from cardenvs.core.cards import rank_index
-from cardenvs.core.copying import ChanceGenerator, shallow_copy, share_generator
+from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -36,7 +36,6 @@ OptionsT = TypeVar("OptionsT", bound=KankeiOptions)
 class KankeiTable(RulesEngine[OptionsT]):
     """The state of a Goninkan or Yoninkan episode and what every phase does with it."""
 
-    rng = ChanceGenerator()
     round_number: int
     """This round's place in the match, from 1 (it fixes deal 1's trump)."""
     dealer: int
@@ -265,9 +264,8 @@ class KankeiTable(RulesEngine[OptionsT]):
             twin.by_seat = twin.by_seat.copy()
             values[record] = twin
         new.pair_cache = dict(self.pair_cache)
-        new.events = EventLog()
-        new.events.events = list(self.events.events)
-        share_generator(self, new)
+        new.events = self.events.fork()
+        self.share_generator(new)
         return new
 
 

@@ -8,7 +8,6 @@ from typing import Self
 
 import numpy as np
 
-from cardenvs.core.copying import materialise_generator
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.zheng_shang_you.encoding import encode, observation_layout
 from cardenvs.zheng_shang_you.features import moves_features
@@ -47,7 +46,4 @@ class ZsyGame(ZsyRules):
         return render(self)
 
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
-
-        world = resample_hidden(self, observer, rng)
-        materialise_generator(world)  # where sample_world's reseed_chance finds it
-        return world
+        return resample_hidden(self, observer, rng)

@@ -9,7 +9,7 @@ from typing import Any, Self
 import numpy as np
 
 from cardenvs.core.cards import ZHENG_SHANG_YOU_54
-from cardenvs.core.copying import ChanceGenerator, shallow_copy, share_generator
+from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable
@@ -36,7 +36,6 @@ from cardenvs.zheng_shang_you.tables import SEAT_ROWS, RelativeCardTable
 class ZsyTable(RulesEngine[ZsyOptions]):
     """The state of a Zheng Shang You episode and what every phase does with it."""
 
-    rng = ChanceGenerator()
     dealer: int
 
     # Hooks of the later phases (the engine's classes stack: table, exchange phase, rules).
@@ -188,9 +187,8 @@ class ZsyTable(RulesEngine[ZsyOptions]):
     def clone(self) -> Self:
         """An independent copy; events are shared read-only (they are never changed once logged)."""
         twin = shallow_copy(self)
-        share_generator(self, twin)
-        twin.events = EventLog()
-        twin.events.events = list(self.events.events)
+        self.share_generator(twin)
+        twin.events = self.events.fork()
         twin.totals = list(self.totals)
         twin.seats = self.seats.copy()
         twin.hands = list(self.hands)

@@ -69,7 +69,7 @@ def test_a_sampled_world_does_not_replay_the_true_future() -> None:
 def test_goninkan_clone_copies_every_mutable_member() -> None:
     game = _new_game("goninkan-v1", {"num_players": 6}, seed=1)
     handled = {*table._COPIED_ARRAYS, *table._COPIED_LISTS, "_rewards", "hands", "_scripted_deals", "swap_slots"}
-    handled |= {"trick", "played", "in_trick", "pair_cache", "events", "_rng_live", "_rng_state"}
+    handled |= {"trick", "played", "in_trick", "pair_cache", "events", "_rng", "_rng_state"}
     shared = {"orders", "order_index", "relative"}  # rebuilt whole by _refresh_orders, never changed in place
     mutable = {name for name, value in vars(game).items() if isinstance(value, list | dict | set | np.ndarray)}
     assert mutable - handled - shared == set()
