@@ -12,7 +12,7 @@ import pytest
 import cardenvs
 
 PACKAGE = Path(cardenvs.__file__).parent
-ACYCLIC_GAMES = ("verish_ne_verish", "yukushi", "kyuuri")
+ACYCLIC_PACKAGES = ("verish_ne_verish", "yukushi", "kyuuri", "goninkan", "zheng_shang_you", "core")
 
 
 def imports_within(package: str) -> dict[str, set[str]]:
@@ -50,11 +50,11 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("game", ACYCLIC_GAMES)
+@pytest.mark.parametrize("game", ACYCLIC_PACKAGES)
 def test_no_import_cycle_inside_the_game(game: str) -> None:
     graph = imports_within(game)
     assert cycle(graph) is None, f"import cycle in cardenvs.{game}: {' -> '.join(cycle(graph) or [])}"
-    assert not {"encoding", "render", "env", "position"} & graph["rules"], "the rules import an observer"
+    assert not {"encoding", "render", "env", "position"} & graph.get("rules", set()), "the rules import an observer"
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
