@@ -34,7 +34,7 @@ def test_the_seeded_once_loop_seeds_only_its_first_reset_and_the_other_every_res
         seeds: list[int | None] = []
 
         def make_env() -> object:
-            env = cardenvs.make_raw("kyuuri-v0")
+            env = cardenvs.make_raw("kyuuri-v0", num_players=2, episode="deal")  # short games: several fit
             reset = env.reset
 
             def recording_reset(seed: int | None = None, options: dict | None = None) -> None:
@@ -44,7 +44,7 @@ def test_the_seeded_once_loop_seeds_only_its_first_reset_and_the_other_every_res
             env.reset = recording_reset  # type: ignore[method-assign]
             return env
 
-        count = aec_loop(make_env, seeding)(0.05, 0)  # type: ignore[arg-type]
+        count = aec_loop(make_env, seeding)(0.2, 0)  # type: ignore[arg-type]
         assert count.games == len(seeds) >= 2 and seeds[0] is not None
         assert all(s is not None for s in seeds[1:]) == expect_all_seeded
         assert any(s is not None for s in seeds[1:]) == expect_all_seeded
