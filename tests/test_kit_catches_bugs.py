@@ -72,3 +72,11 @@ def test_the_real_game_passes_the_same_checks() -> None:
     check_masks("verish_ne_verish-v0", OPTIONS, games=1)
     check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
     check_determinism("verish_ne_verish-v0", OPTIONS)
+
+
+def test_a_decision_budget_stops_new_games_after_two() -> None:
+    two_games = check_masks("verish_ne_verish-v0", OPTIONS, games=2, max_moves=1)
+    assert check_masks("verish_ne_verish-v0", OPTIONS, games=5, max_moves=1, max_decisions=1) == two_games
+    assert check_masks("verish_ne_verish-v0", OPTIONS, games=3, max_moves=1, max_decisions=10**6) > two_games
+    leaks = check_hidden_information("verish_ne_verish-v0", OPTIONS, games=5, max_decisions=1)
+    assert leaks["terminal_redeals"] == 2 * OPTIONS["num_players"]

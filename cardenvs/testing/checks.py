@@ -54,12 +54,31 @@ def check_pettingzoo_api(env_id: EnvSpec, options: Mapping[str, Any], num_cycles
     _fail(not bad, f"{env_id} {dict(options)}: warnings outside the allowlist: {bad}")
 
 
-def check_masks(env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0, max_moves: int = 40) -> int:
+MIN_GAMES = 2
+"""Games a check plays whatever its decision budget."""
+
+
+def _budget_spent(game_index: int, decisions_done: int, max_decisions: int | None) -> bool:
+    """Whether a check with ``max_decisions`` starts no further game (after at least :data:`MIN_GAMES`): a budget
+    in decisions keeps the checks of long games (thousands of decisions each) as costly as those of short ones."""
+    return max_decisions is not None and game_index >= MIN_GAMES and decisions_done >= max_decisions
+
+
+def check_masks(
+    env_id: EnvSpec,
+    options: Mapping[str, Any],
+    games: int,
+    seed: int = 0,
+    max_moves: int = 40,
+    max_decisions: int | None = None,
+) -> int:
     """At every decision: the mask equals the first actions of the engine's own ``legal_moves()``, every
     masked-out action has a reason, and sampled moves can be played out sub-step by sub-step through masks.
-    Returns the number of decisions checked."""
+    ``max_decisions``: start no new game once this many decisions are checked. Returns the number checked."""
     checked = 0
     for g in range(games):
+        if _budget_spent(g, checked, max_decisions):
+            break
         rng = np.random.default_rng(seed * 7919 + g)
         for d in decisions(env_id, options, seed + g):
             game = d.env.game
@@ -98,7 +117,13 @@ def _play_out(game: RulesEngine[Any], move: Any, where: str) -> None:
 
 
 def check_hidden_information(
-    env_id: EnvSpec, options: Mapping[str, Any], games: int, seed: int = 0, every: int = 3, counterfactuals: int = 12
+    env_id: EnvSpec,
+    options: Mapping[str, Any],
+    games: int,
+    seed: int = 0,
+    every: int = 3,
+    counterfactuals: int = 12,
+    max_decisions: int | None = None,
 ) -> dict[str, int]:
     """The leak test, two ways, for every player as observer:
 
@@ -108,13 +133,18 @@ def check_hidden_information(
       observer's observation and mask identical.
 
     The re-deal is also made once each game has ended: final observations keep the same secrets.
-    Returns counts, so callers can assert the checks had power (re-deals that changed the state)."""
+    ``max_decisions``: start no new game once this many decisions are played. Returns counts, so callers can
+    assert the checks had power (re-deals that changed the state)."""
     stats = {"redeals": 0, "redeals_changed_state": 0, "choice_pairs": 0, "terminal_redeals": 0}
+    played = 0
     for g in range(games):
+        if _budget_spent(g, played, max_decisions):
+            break
         rng = np.random.default_rng(seed * 104729 + g)
         env = None
         for d in decisions(env_id, options, seed + g):
             env = d.env
+            played += 1
             if d.step % every:
                 continue
             game = d.env.game

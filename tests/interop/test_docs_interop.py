@@ -1,4 +1,4 @@
-"""docs/interop.md runs: each Python block on the page, a few hundred steps of every game per library."""
+"""docs/interop.md runs: each Python block on the page (the checkers over every game, short rollouts per library)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,8 @@ def test_bench_training_reports_the_tutorial_setup_and_ours() -> None:
             "128",
             "--batch-size",
             "128",
+            "--tutorial-threads",  # torch's default of 2 threads crawls on a busy 2-core machine (docs/training.md)
+            "1",
         ]
     )
     assert "PettingZoo SB3 tutorial style" in text and "experiments.train, random opponents" in text
