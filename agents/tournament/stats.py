@@ -93,6 +93,15 @@ class TournamentStats:
     cycle_length: int
     """Deals per lineup cycle: the strata of the intervals (1: no strata)."""
 
+    def ranked(self) -> list[str]:
+        """Entrants by mean score, best first (entrants without games last)."""
+
+        def key(label: str) -> float:
+            value = self.entrant_stats[label].score.value
+            return -value if not math.isnan(value) else math.inf
+
+        return sorted(self.entrants, key=key)
+
     def difference(self, a: str, b: str) -> Estimate:
         """Mean score of ``a`` minus ``b`` (either order)."""
         if (a, b) in self.differences:
