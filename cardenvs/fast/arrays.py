@@ -7,10 +7,13 @@ loaded core, ``docs/fast.md``)."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import jax
 import jax.numpy as jnp
 
 Array = jax.Array
+GameState = TypeVar("GameState", bound=Any)
 
 
 def one_hot(index: Array, size: int) -> Array:
@@ -51,3 +54,11 @@ def next_seat(seat: Array, active: Array) -> Array:
     distance = (jnp.arange(n) - seat - 1) % n
     nearest = jnp.argmin(jnp.where(active, distance, n))
     return jnp.where(active.any(), nearest, -1)
+
+
+def keep_finished(before: GameState, after: GameState) -> GameState:
+    """``after``, except that a game already over ``before`` (terminated or truncated) stays as it was, with zero
+    rewards: Pgx's convention for stepping a finished game."""
+    finished = before.terminated | before.truncated
+    unchanged = before._replace(rewards=jnp.zeros_like(before.rewards))
+    return jax.tree.map(lambda old, new: jnp.where(finished, old, new), unchanged, after)
