@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, next_seat, rotate, take
+from cardenvs.fast.arrays import keep_finished, next_seat, rotate, shuffled_places, take
 from cardenvs.kyuuri.encoding import observation_layout
 from cardenvs.kyuuri.options import KyuuriOptions
 
@@ -76,7 +76,6 @@ class KyuuriFast:
         self.num_players = n
         self.hand_size = opts.hand_size
         self.layout = observation_layout(n, opts.hand_size, opts.penalty_bound, opts.deals_cap)
-        self.deck_ranks = jnp.repeat(jnp.arange(NUM_RANKS, dtype=INT), COPIES)
         self._ranks = jnp.arange(NUM_RANKS, dtype=INT)
         self._seats = jnp.arange(n, dtype=INT)
 
@@ -93,17 +92,15 @@ class KyuuriFast:
 
     def deal(self, key: Array, dealer: Array, alive: Array) -> Array:
         """Shuffled cards dealt one at a time to the ``alive`` seats from the dealer's next one: (n, 13) counts."""
-        n, size = self.num_players, COPIES * NUM_RANKS
-        cards = jax.random.permutation(key, self.deck_ranks)
+        n = self.num_players
+        place = shuffled_places(key, COPIES * NUM_RANKS).reshape(NUM_RANKS, COPIES)  # of each copy of each rank
         leader = next_seat(dealer, alive)
         distance = (self._seats - leader) % n
         position = (alive[None, :] & (distance[None, :] < distance[:, None])).sum(axis=1)  # among the alive
         players = alive.sum()
-        index = jnp.arange(size)
-        owner = (position[None, :] == index[:, None] % players) & alive[None, :]  # (cards, n)
-        owner &= (index < self.hand_size * players)[:, None]
-        rank_of = cards[:, None] == self._ranks[None, :]  # (cards, 13)
-        return (owner[:, :, None] & rank_of[:, None, :]).sum(axis=0, dtype=INT)
+        dealt = (place < self.hand_size * players)[None]
+        to_seat = (place[None] % players == position[:, None, None]) & alive[:, None, None]
+        return (to_seat & dealt).sum(axis=2, dtype=INT)
 
     def init_from_hands(self, hands: Array, dealer: Array | int, key: Array | None = None) -> State:
         """The first deal of a game with ``hands`` ((n, 13) rank counts) and ``dealer``; ``key`` shuffles later

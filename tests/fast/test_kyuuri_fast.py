@@ -30,10 +30,9 @@ CASES: list[dict[str, Any]] = [
         "threshold_strict": True,
         "ace_lead_forces_lowest": True,
         "reward_mode": "penalty",
-        "max_deals": 8,
+        "max_deals": 2,  # the games nobody ends by the limit end at the cap
     },
     {"num_players": 5, "swedish_gurka": True, "fixed_deals": 2, "max_steps": 45},  # all truncated in deal 2
-    {"num_players": 2, "episode": "deal"},
 ]
 
 
@@ -89,7 +88,7 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> None:
     decisions = play_lockstep(options, num_games=8, seed=len(options) * 7 + options["num_players"])
-    assert decisions >= 8 * 14  # two players, one deal: 14 decisions a game
+    assert decisions > 8 * 20
 
 
 def test_reincarnation_is_refused() -> None:
