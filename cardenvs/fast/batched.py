@@ -6,27 +6,36 @@ that the vector module needs no JAX."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.core.errors import InvalidOptionError
+from cardenvs.fast.arrays import GameState
 from cardenvs.fast.verish import State, VerishFast
 from cardenvs.vector import BatchStep
 
+Dealt = TypeVar("Dealt", covariant=True)
 
-def redeal_finished(env: VerishFast, state: State, key: jax.Array, pool: int) -> State:
+
+class FastGame(Protocol[Dealt]):
+    """What re-dealing needs of a fast game (``VerishFast``, ``KyuuriFast``): a random deal from a key."""
+
+    def init(self, key: jax.Array) -> Dealt: ...
+
+
+def redeal_finished(env: FastGame[GameState], state: GameState, key: jax.Array, pool: int) -> GameState:
     """Put fresh deals in place of the finished games, ``pool`` deals at a time until none is left finished.
 
     Dealing is the costly part (a shuffle per game), and only a few games end at any step: a pool of a fraction
     of the batch, repeated in the rare step where more games end, re-deals them all for a fraction of the cost."""
 
-    def finished(carry: tuple[State, jax.Array]) -> jax.Array:
+    def finished(carry: tuple[GameState, jax.Array]) -> jax.Array:
         return (carry[0].terminated | carry[0].truncated).any()
 
-    def deal(carry: tuple[State, jax.Array]) -> tuple[State, jax.Array]:
+    def deal(carry: tuple[GameState, jax.Array]) -> tuple[GameState, jax.Array]:
         state, key = carry
         key, now = jax.random.split(key)
         fresh = jax.vmap(env.init)(jax.random.split(now, pool))

@@ -17,7 +17,7 @@ import jax.numpy as jnp
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import next_seat, one_hot, put, take
+from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, put, take
 from cardenvs.fast.verish_obs import observe
 from cardenvs.verish_ne_verish.encoding import observation_layout
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishOptions
@@ -218,9 +218,7 @@ class VerishFast:
             legal_action_mask=s.legal_action_mask,
             observation=s.observation,
         )
-        finished = s.terminated | s.truncated
-        after = self._finish(after)
-        return jax.tree.map(lambda old, new: jnp.where(finished, old, new), s._replace(rewards=rewards * 0), after)
+        return keep_finished(s, self._finish(after))
 
     def _known_after(
         self, s: State, seat: Array, taker: Array, count: Array, quads: Array, commits: Array, challenge: Array

@@ -1,6 +1,8 @@
-"""Decisions per second of the JAX Verish' ne verish' (``cardenvs.fast``) over batch sizes, on a CPU core or a GPU.
+"""Decisions per second of a JAX game (``cardenvs.fast``: Verish' ne verish', Kyuuri) over batch sizes, on a CPU
+core or a GPU.
 
     python -m experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
+    python -m experiments.bench.fast_bench --game kyuuri-v0 --json runs/fast_kyuuri.json  # Kyuuri, 7 players
     python -m experiments.bench.fast_bench --device gpu --json runs/fast_gpu.json        # 2^10 … 2^20 games
 
 Each batch runs random legal play as one jitted program: per decision, a uniform legal draw from the mask, the
@@ -29,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
+GAMES = {"verish_ne_verish-v0": ("VerishFast", 6), "kyuuri-v0": ("KyuuriFast", 7)}
+"""The fast games: the class in ``cardenvs.fast`` and the benchmark's player count (``benchmark_options``)."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]
 
 
@@ -36,7 +40,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--batch", type=int, nargs="*", help="batch sizes (default: 1…4096 on cpu, 2^10…2^20 on gpu)")
-    parser.add_argument("--players", type=int, default=6, help="players (the benchmark's 6)")
+    parser.add_argument("--game", choices=sorted(GAMES), default="verish_ne_verish-v0")
+    parser.add_argument("--players", type=int, help="players (default: the game's benchmark count, 6 or 7)")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per run")
     parser.add_argument("--reps", type=int, default=3, help="interleaved repetitions (median reported)")
     parser.add_argument("--steps", type=int, default=0, help="decisions per jitted call (default: 2^16 / batch, 4…256)")
@@ -60,15 +65,15 @@ def configure(args: argparse.Namespace) -> None:
         os.environ["JAX_PLATFORMS"] = "cuda"
 
 
-def jax_runner(players: int, batch: int, steps: int) -> Any:
+def jax_runner(game: str, players: int, batch: int, steps: int) -> Any:
     """A function that plays ``steps`` decisions in every game of the batch and returns the decisions made."""
     import jax
     import jax.numpy as jnp
 
-    from cardenvs.fast import VerishFast
+    import cardenvs.fast
     from cardenvs.fast.batched import redeal_finished
 
-    env = VerishFast(num_players=players)
+    env = getattr(cardenvs.fast, GAMES[game][0])(num_players=players)
     pool = max(1, batch // 16)
     init = jax.vmap(env.init)
     step = jax.vmap(env.step)
@@ -103,7 +108,7 @@ def time_jax(runner: Any, seconds: float) -> dict[str, float]:
             return {"decisions": decisions, "seconds": elapsed, "cpu_seconds": time.process_time() - cpu}
 
 
-def peer_loops(players: int) -> dict[str, Any]:
+def peer_loops(game: str, players: int) -> dict[str, Any]:
     """The reference engine (AEC loop, batched ×256) and PettingZoo's leduc raw env, seeded once."""
     from functools import partial
 
@@ -111,7 +116,7 @@ def peer_loops(players: int) -> dict[str, Any]:
     from cardenvs.experiments.bench.loops import aec_loop, batched_loop
     from cardenvs.experiments.bench.peers import LEDUC_RAW, available_peers
 
-    env_id = "cardenvs/verish_ne_verish-v0"
+    env_id = f"cardenvs/{game}"
     loops: dict[str, Any] = {
         f"reference engine, AEC raw loop, {players}p": aec_loop(
             partial(cardenvs.make_raw, env_id, num_players=players)
@@ -138,6 +143,8 @@ def summary(runs: list[dict[str, float]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
+    if args.players is None:
+        args.players = GAMES[args.game][1]
     configure(args)
     import jax
 
@@ -148,12 +155,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "device": str(jax.devices()[0].device_kind),
         "platform": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
         "jax": jax.__version__,
+        "game": args.game,
         "players": args.players,
         "load_average_start": load,
         "jax_batches": {},
         "peers": {},
     }
-    peers = peer_loops(args.players) if args.device == "cpu" and not args.no_peers else {}
+    peers = peer_loops(args.game, args.players) if args.device == "cpu" and not args.no_peers else {}
     results: dict[str, list[dict[str, float]]] = {name: [] for name in peers}
     flat = 0
     previous = 0.0
@@ -164,7 +172,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             break
         steps = args.steps or min(256, max(4, 2**16 // batch))
         compile_start = time.perf_counter()
-        runner = list(jax_runner(args.players, batch, steps))
+        runner = list(jax_runner(args.game, args.players, batch, steps))
         time_jax(runner, 0.0)  # compiles and warms up
         compile_s = time.perf_counter() - compile_start
         runs = []

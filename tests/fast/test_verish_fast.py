@@ -14,6 +14,7 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
+from tests.fast.lockstep import QUICK_COMPILE, compare, compiled, with_views
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -26,12 +27,6 @@ CASES: list[dict[str, Any]] = [
     {"num_players": 4, "deck_size": 36, "reward_mode": "exit_order"},
     {"num_players": 5},
 ]
-QUICK_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
-"""XLA's CPU back end spends most of a test's time optimising code that runs for a second: skip that."""
-
-
-def compiled(function: Any, *args: Any) -> Any:
-    return jax.jit(function).lower(*args).compile(QUICK_COMPILE)
 
 
 def random_deal(game_options: VerishOptions, rng: np.random.Generator) -> tuple[list[str], str, int]:
@@ -69,11 +64,11 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
     hands_in, dealers_in = jnp.asarray(np.stack(hands)), jnp.asarray(dealers)
     init = compiled(
-        lambda h, d: _with_views(jax.vmap(env.init_from_hands)(h, d), observe_all, players), hands_in, dealers_in
+        lambda h, d: with_views(jax.vmap(env.init_from_hands)(h, d), observe_all, players), hands_in, dealers_in
     )
     state, views = init(hands_in, dealers_in)
     actions = jnp.zeros(num_games, dtype=jnp.int32)
-    step = compiled(lambda s, a: _with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
+    step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
     rewards = [np.zeros(n) for _ in refs]
     compared = 0
     for decision in range(env.max_steps + 1):
@@ -83,7 +78,7 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
             state, _ = step(state, jnp.asarray(actions))
             assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
             return compared
-        _compare(refs, state, views, rewards)
+        compare(refs, state, views, rewards)
         if not any(live):
             return compared
         chosen = np.zeros(num_games, dtype=np.int32)
@@ -98,38 +93,6 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
                 rewards[i] = np.zeros(n)
         state, views = step(state, jnp.asarray(chosen))
     raise AssertionError("unreachable: the loop returns at the step cap")
-
-
-def _with_views(state: Any, observe_all: Any, players: Any) -> tuple[Any, Any]:
-    return state, observe_all(state, players)
-
-
-def _compare(refs: list[VerishGame], state: Any, views: Any, rewards: list[np.ndarray]) -> None:
-    current = np.asarray(state.current_player)
-    masks = np.asarray(state.legal_action_mask)
-    observations = np.asarray(state.observation)
-    views = np.asarray(views)
-    got_rewards = np.asarray(state.rewards)
-    terminated = np.asarray(state.terminated)
-    for i, game in enumerate(refs):
-        seats = range(game.num_players)
-        same = (
-            current[i] == game.current_player
-            and bool(terminated[i]) == game.is_terminal
-            and np.array_equal(masks[i], game.legal_mask().astype(bool))
-            and all(np.array_equal(views[i, p], game.observation(p)) for p in seats)
-            and np.array_equal(observations[i], game.observation(max(game.current_player, 0)))
-            and np.array_equal(got_rewards[i], rewards[i].astype(np.float32))
-        )
-        if not same:  # name what differs, with the whole reference state
-            where = f"game {i}: {game.privileged_state()}"
-            assert current[i] == game.current_player, where
-            assert bool(terminated[i]) == game.is_terminal, where
-            np.testing.assert_array_equal(masks[i], game.legal_mask().astype(bool), err_msg=where)
-            for p in seats:
-                np.testing.assert_array_equal(views[i, p], game.observation(p), err_msg=f"seat {p}, {where}")
-            np.testing.assert_array_equal(observations[i], game.observation(max(game.current_player, 0)), where)
-            np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
