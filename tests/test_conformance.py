@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import cardenvs
-from cardenvs.testing import check_decision_structure, checks
+from cardenvs.testing import check_decision_structure, check_public_view, checks
 from tests.conftest import case_id, registry_cases
 
 CASES = registry_cases()
@@ -54,7 +54,7 @@ def test_who_acts_and_how_often_does_not_depend_on_hidden_cards(env_id: str, opt
 
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
 def test_public_view_shows_nothing_hidden(env_id: str, options: dict[str, Any]) -> None:
-    stats = checks.check_public_view(env_id, options, games=1)
+    stats = check_public_view(env_id, options, games=1)
     assert stats["views"] > 0 and stats["move_pairs"] > 0
     assert stats["hidden_parts"] > 0, "nothing in the log was hidden from the observers: the re-deal had no power"
 

@@ -5,7 +5,7 @@ with the view, ``act(observation, view)``. The view holds, in order, every event
 included) restricted to its public part and the seat's own private part (its hand at the deal, the cards it
 played, a card handed to it face down); secret parts (the truth of a claim, cards flushed unseen) and other
 seats' private parts never appear. The conformance kit checks that re-dealing every card the seat cannot see
-leaves the view unchanged (:func:`cardenvs.testing.checks.check_public_view`).
+leaves the view unchanged (:func:`cardenvs.testing.public_view.check_public_view`).
 
 Events are plain JSON data (lists, dicts, numbers, strings), copied once when they are first read, so a
 policy may keep or change them without touching the game's log.

@@ -22,13 +22,13 @@ from cardenvs.testing.checks import (
     check_hidden_information,
     check_masks,
     check_pettingzoo_api,
-    check_public_view,
     check_render,
 )
 from cardenvs.testing.errors import ConformanceError
 from cardenvs.testing.golden import transcript
 from cardenvs.testing.kit import KitReport, run_kit
 from cardenvs.testing.positions import check_position_round_trip, check_positions, position_round_trip_property
+from cardenvs.testing.public_view import check_public_view
 from cardenvs.testing.turns import check_decision_structure
 
 __all__ = [

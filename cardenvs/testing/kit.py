@@ -8,6 +8,7 @@ from typing import Any
 
 from cardenvs.testing import checks
 from cardenvs.testing.positions import check_positions
+from cardenvs.testing.public_view import check_public_view
 from cardenvs.testing.rollout import EnvSpec
 from cardenvs.testing.turns import check_decision_structure
 
@@ -36,7 +37,7 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     report.mask_decisions = checks.check_masks(env_id, opts, games, seed)
     report.leak_stats = checks.check_hidden_information(env_id, opts, max(1, games // 2), seed)
     report.turn_moves = check_decision_structure(env_id, opts, max(1, games // 4), seed)
-    report.view_stats = checks.check_public_view(env_id, opts, max(1, games // 4), seed)
+    report.view_stats = check_public_view(env_id, opts, max(1, games // 4), seed)
     checks.check_card_conservation(env_id, opts, games, seed)
     report.truncated_share = checks.check_episode_bounds(env_id, opts, games, seed)
     checks.check_determinism(env_id, opts, seed)

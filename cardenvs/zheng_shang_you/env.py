@@ -18,14 +18,10 @@ def _default_max_steps(options: ZsyOptions) -> int:
     return STEPS_PER_DEAL * (1 if options.episode == "deal" else MAX_DEALS)
 
 
-def _num_players(options: ZsyOptions) -> int:
-    return options.num_players
-
-
 SMALL_MATCH = {"target_points": 4}
+"""Keeps the kit's match variants short; the full targets are exercised by the scenario tests."""
 ALTERNATIVE_SJX_TABLE = {**provisional_sjx_table(), "1,2,3": 9, "1,2,4": 6}
 """A San Jia Xi table other than the default, so that the kit runs the option."""
-"""Keeps the kit's match variants short; the full targets are exercised by the scenario tests."""
 
 DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
     name="zheng_shang_you",
@@ -33,7 +29,6 @@ DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
     options_type=ZsyOptions,
     new_game=ZsyGame,
     default_max_steps=_default_max_steps,
-    num_players=_num_players,
     variants=(
         *({"num_players": n, "episode": "deal"} for n in (4, 5, 6)),
         *({"num_players": n, **SMALL_MATCH} for n in (4, 5, 6)),
