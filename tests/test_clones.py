@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.bluffing_game import BluffingGame
 from cardenvs.core.engine import RulesEngine
+from cardenvs.core.redeal import redeal_counts
 
 FAST_CLONES = {
     "cardenvs/verish_ne_verish-v0": {"num_players": 4, "n_games": 3},
@@ -56,3 +58,25 @@ def test_a_redeal_is_deterministic_and_leaves_the_original_alone(env_id: str) ->
     assert first.privileged_state() == second.privileged_state()
     assert np.array_equal(first.observation(seat), game.observation(seat))
     assert game.privileged_state() == before
+
+
+def test_a_place_of_no_cards_changes_no_draw() -> None:
+    """The re-deals keep the observer's row in place as an empty one: that must leave the others' draw as it was."""
+    counts = np.array([[1, 0, 2, 0], [0, 3, 1, 1], [2, 1, 0, 1]], dtype=np.int16)
+    for where in range(len(counts) + 1):
+        with_empty = np.insert(counts, where, 0, axis=0)
+        dealt = redeal_counts(with_empty, np.random.default_rng(5))
+        assert not dealt[where].any()
+        assert np.array_equal(np.delete(dealt, where, axis=0), redeal_counts(counts, np.random.default_rng(5)))
+        assert np.array_equal(dealt.sum(axis=0), counts.sum(axis=0))
+
+
+def test_cached_rank_text_is_the_text_written_out() -> None:
+    game = midgame("cardenvs/yukushi-v0", FAST_CLONES["cardenvs/yukushi-v0"], 0)
+    assert isinstance(game, BluffingGame)
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        counts = rng.integers(0, 3, game.num_ranks)
+        expected = " ".join(game.rank_labels[k] for k in range(game.num_ranks) for _ in range(counts[k]))
+        for dtype in (np.int8, np.int16, np.int64):
+            assert game._ranks_text(counts.astype(dtype)) == expected

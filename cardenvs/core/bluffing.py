@@ -95,6 +95,11 @@ class ClaimTable:
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
         self.others = [order[1:] for order in self.orders]
+        self.known_index = [
+            ((me * n + others[:, np.newaxis]) * r + np.arange(r)).ravel() for me, others in enumerate(self.others)
+        ]
+        """Flat indices of ``known_held[me, others[me]]`` per observer ``me`` (a ``take`` costs less than the
+        fancy index the encoder would build at every step)."""
 
     def clone(self) -> ClaimTable:
         """An independent copy (the seat orders and rank totals, never changed, are shared)."""
@@ -236,29 +241,30 @@ class ClaimTable:
         hands = self.hands
         if builder >= 0:
             hands[builder] -= self.building
-        seats = [s for s in range(self.num_players) if s != observer]
-        others = np.array(seats)
-        kept = np.minimum(self.known_held[observer, others], hands[others])
+        # Whole-table operations, the observer's row kept as a place of no hidden cards: it takes no card in the
+        # deal, so the draw is the one of the others' rows alone, and no row is picked out by index.
+        kept = np.minimum(self.known_held[observer], hands)
+        kept[observer] = hands[observer]
         kept_building: np.ndarray | int = 0
         if builder >= 0:
-            kept_building = np.minimum(self.known_held[observer, builder] - kept[seats.index(builder)], self.building)
+            kept_building = np.minimum(self.known_held[observer, builder] - kept[builder], self.building)
         hidden_plays = [p for p in self.plays if p.seat != observer]
-        rows = [*extra, *(hands[others] - kept), *(p.cards for p in hidden_plays)]
+        rows = [*extra, *(hands - kept), *(p.cards for p in hidden_plays)]
         if builder >= 0:
             rows.append(self.building - kept_building)
         dealt = redeal_counts(np.array(rows), rng)
         for place, row in zip(extra, dealt, strict=False):
             place[:] = row
-        first = len(extra)
-        hands[others] = dealt[first : first + len(others)] + kept
-        first += len(others)
+        first = len(extra) + self.num_players
+        np.add(dealt[len(extra) : first], kept, out=hands)
         for p, row in zip(hidden_plays, dealt[first:], strict=False):
             p.cards[:] = row
         if builder >= 0:
             self.building[:] = dealt[-1] + kept_building
             hands[builder] += self.building
             self.building_min = max(k for k in range(self.num_ranks) if self.building[k])
-        self.pile_by_seat[:] = 0
+        pile = self.pile_by_seat
+        pile[:] = 0
         for p in self.plays:
-            self.pile_by_seat[p.seat] += p.cards
+            pile[p.seat] += p.cards
         np.minimum(self.known_held, hands[np.newaxis], out=self.known_held)

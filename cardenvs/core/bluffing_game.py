@@ -28,6 +28,12 @@ def rank_labels(deck: Deck) -> tuple[str, ...]:
     return tuple(RANK_TEXT[r] for r in deck.ranks())
 
 
+_RANK_TEXTS: dict[tuple[str, ...], dict[tuple[str, bytes], str]] = {}
+"""Text of rank counts already written, per deck's labels (see :meth:`BluffingGame._ranks_text`)."""
+_RANK_TEXTS_HELD = 4096
+"""Texts kept per deck before the cache starts over (hands and plays make far fewer in practice)."""
+
+
 @cache
 def rank_ids(num_ranks: int) -> np.ndarray:
     """``0 … num_ranks - 1`` (read-only, shared)."""
@@ -115,8 +121,17 @@ class BluffingGame(RulesEngine[OptionsT]):
 
     # ------------------------------------------------------------------ deals and text
     def _ranks_text(self, counts: np.ndarray) -> str:
-        labels = self.rank_labels
-        return " ".join([labels[k] for k in np.repeat(self._rank_ids, counts).tolist()])
+        # Every play is logged as text: the same few counts recur, and a dict look-up costs less than building it.
+        key = (counts.dtype.char, counts.tobytes())
+        texts = _RANK_TEXTS.setdefault(self.rank_labels, {})
+        text = texts.get(key)
+        if text is None:
+            labels = self.rank_labels
+            text = " ".join([labels[k] for k in np.repeat(self._rank_ids, counts).tolist()])
+            if len(texts) >= _RANK_TEXTS_HELD:
+                texts.clear()
+            texts[key] = text
+        return text
 
     def _counts_from_text(self, text: str) -> np.ndarray:
         counts = np.zeros(self.num_ranks, dtype=np.int16)

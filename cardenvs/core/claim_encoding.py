@@ -67,7 +67,7 @@ def encode_claims(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout,
         obs[s["pile_by_seat"]] = table.pile_count_by_seat[order]
     sizes = table.hand_sizes
     obs[s["hand_sizes"]] = sizes[me:] + sizes[:me]  # seat-relative, as ``orders[me]``
-    obs[s["known_held"]] = table.known_held[me, table.others[me]].ravel()
+    obs[s["known_held"]] = table.known_held.take(table.known_index[me])
     if to_act >= 0:
         obs[o["to_act"] + (to_act - me) % n] = 1.0
     if to_act == me:

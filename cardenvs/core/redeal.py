@@ -78,13 +78,7 @@ def redeal_counts(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     num_places, num_ranks = counts.shape
     tokens = np.repeat(np.arange(num_ranks), counts.sum(axis=0))  # every hidden card, sorted by rank
     rng.shuffle(tokens)
-    place_of_token = np.repeat(np.arange(num_places), counts.sum(axis=1))  # the first size_0 tokens to place 0, …
-    dealt = np.bincount(place_of_token * num_ranks + tokens, minlength=num_places * num_ranks)
-    return dealt.reshape(num_places, num_ranks).astype(counts.dtype)
-
-
-def redeal_slots(slots: Sequence[np.ndarray], rng: np.random.Generator) -> None:
-    """Shuffle the cards held in ``slots`` (rank-count arrays) among them, each keeping its size; in place (see
-    :func:`redeal_counts`)."""
-    for s, row in zip(slots, redeal_counts(np.array(slots), rng), strict=True):
-        s[:] = row
+    # place * num_ranks + rank of every token, the first size_0 tokens going to place 0, …
+    codes = np.repeat(np.arange(0, num_places * num_ranks, num_ranks), counts.sum(axis=1))
+    codes += tokens
+    return np.bincount(codes, minlength=num_places * num_ranks).reshape(num_places, num_ranks).astype(counts.dtype)

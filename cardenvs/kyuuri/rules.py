@@ -18,7 +18,7 @@ from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.options import deal_seat
-from cardenvs.core.redeal import redeal_slots
+from cardenvs.core.redeal import redeal_counts
 from cardenvs.core.seating import next_seat
 from cardenvs.core.tricks import PlayedCards, Trick, winning_position
 from cardenvs.kyuuri.actions import ACTIONS, PlayRank
@@ -273,8 +273,14 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
 
     def _resample_hidden(self, observer: int, rng: np.random.Generator) -> Self:
         copy = self.clone()
-        others = [copy.hands[s] for s in range(self.num_players) if s != observer]
-        redeal_slots([copy.stock, *others], rng)
+        # The stock, then every hand in seat order, the observer's as a place of no hidden cards: it takes no card,
+        # so the draw is the one of the stock and the others' hands alone, with no row picked out by index.
+        places = np.concatenate((copy.stock[np.newaxis], copy.hands))
+        places[1 + observer] = 0
+        dealt = redeal_counts(places, rng)
+        copy.stock[:] = dealt[0]
+        dealt[1 + observer] = copy.hands[observer]
+        copy.hands[:] = dealt[1:]
         copy.held = (copy.hands > 0).dot(RANK_BITS).tolist()
         return copy
 
