@@ -56,11 +56,11 @@ def claim_actions(
     ids = [declare_id0 + move.declared_rank] if table.building_rank < 0 and table.claim_rank < 0 else []
     if move.declared_count is not None and table.building_declared_count < 0:
         ids.append(count_id0 + move.declared_count - 1)
-    ids.extend(pick_id0 + k for k in cards[nb:])
-    picked_now = len(cards) - nb
+    ids += [pick_id0 + k for k in cards[nb:]]  # a list, not a generator: the kit calls this millions of times
+    picked_now, left = len(cards) - nb, table.steps_left(seat)
     if table.hidden_count:
-        ids.extend([done_id] * (table.steps_left(seat) - picked_now))
-    elif table.steps_left(seat) > picked_now:
+        ids += [done_id] * (left - picked_now)
+    elif left > picked_now:
         ids.append(done_id)
     return ids
 
