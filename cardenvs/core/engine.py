@@ -198,8 +198,9 @@ class RulesEngine(ABC, Generic[OptionsT]):
         return self._observer().render(self)
 
     def clone(self) -> Self:
-        """An independent deep copy (engines whose members :meth:`_clone_members` knows use it instead)."""
-        return copy.deepcopy(self)
+        """An independent deep copy sharing the logged events, which never change once logged (engines whose
+        members :meth:`_clone_members` knows use it instead)."""
+        return copy.deepcopy(self, {id(event): event for event in self.events.events})
 
     def share_generator(self, twin: RulesEngine[Any]) -> None:
         """Give ``twin`` (a fresh copy of this engine) this generator's state, built only when the twin first draws:

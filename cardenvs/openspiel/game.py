@@ -8,7 +8,6 @@ action ids: composite moves keep their sub-steps, each a decision with its own e
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import numpy as np
 import pyspiel
 
 from cardenvs.core.aec import CardGameEnv
+from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import jsonable, seen_by
 from cardenvs.core.worlds import sample_world
@@ -117,18 +117,9 @@ def game_class(spec: GameSpec) -> type[CardGame]:
     return type(f"CardGame_{spec.name}", (CardGame,), {"spec": spec, "__module__": __name__})
 
 
-def clone_engine(engine: RulesEngine[Any]) -> RulesEngine[Any]:
-    """``engine.clone()``, sharing the logged events where the engine copies everything (the default ``clone``):
-    events never change once logged, and copying the log took most of the time of OpenSpiel's random-simulation
-    test of Kyuuri (profiled: 41 s, 11 s with the events shared)."""
-    if type(engine).clone is not RulesEngine.clone:
-        return engine.clone()
-    return copy.deepcopy(engine, {id(event): event for event in engine.events.events})
-
-
 class Table:
     """A state's game in play: the engine and what OpenSpiel asks beyond it. Copying shares the spec, clones the
-    engine (:func:`clone_engine`) and keeps the texts already made (strings do not change)."""
+    engine (``engine.clone()``) and keeps the texts already made (strings do not change)."""
 
     def __init__(self, spec: GameSpec, engine: RulesEngine[Any] | None):
         self.spec = spec
@@ -141,9 +132,8 @@ class Table:
         self.forget_texts()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
-        twin = Table.__new__(Table)
-        twin.__dict__.update(self.__dict__)
-        twin.engine = None if self.engine is None else clone_engine(self.engine)
+        twin = shallow_copy(self)
+        twin.engine = None if self.engine is None else self.engine.clone()
         twin.decisions = list(self.decisions)
         twin.returns = self.returns.copy()
         twin.rewards = self.rewards.copy()
