@@ -80,3 +80,14 @@ def test_cached_rank_text_is_the_text_written_out() -> None:
         expected = " ".join(game.rank_labels[k] for k in range(game.num_ranks) for _ in range(counts[k]))
         for dtype in (np.int8, np.int16, np.int64):
             assert game._ranks_text(counts.astype(dtype)) == expected
+
+
+def test_clearing_a_forked_log_leaves_its_twin_alone() -> None:
+    from cardenvs.core.events import EventLog
+
+    log = EventLog()
+    log.add("deal", public={"n": 1})
+    twin = log.fork()
+    twin.clear()
+    twin.add("play")
+    assert [e["kind"] for e in log.events] == ["deal"] and [e["kind"] for e in twin.events] == ["play"]

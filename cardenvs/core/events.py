@@ -36,6 +36,10 @@ class EventLog:
         twin._shared = self._shared = True
         return twin
 
+    def clear(self) -> None:
+        """Forget every event (a fresh list: a fork sharing the old one keeps it)."""
+        self.events, self._shared = [], False
+
     def add(
         self,
         kind: str,

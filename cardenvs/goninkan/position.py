@@ -200,7 +200,7 @@ def _read(options: KankeiOptions, fields: PositionFields, rng: np.random.Generat
     _read_pending(game, fields)
     _settle_teams(game, fields, dealt)
     check_position(game)
-    game.events.events.clear()
+    game.events.clear()
     return game
 
 

@@ -183,7 +183,7 @@ def _start(
     game._start_deal([to_bits(h) for h in hands], None)  # sets every per-deal member; corrected below
     game.prev_order = previous
     game._refresh_match_rows()
-    game.events.events.clear()
+    game.events.clear()
     for s in range(n):
         game.played.set_for_all(s, played[s], 1.0)
     game.known = RelativeCardTable(n)
