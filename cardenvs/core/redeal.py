@@ -44,16 +44,6 @@ def hall_feasible(class_counts: Mapping[int, int], capacity: Sequence[int]) -> b
     return all(inside <= _room(capacity, subset) for subset, inside in _confined(class_counts, len(capacity)))
 
 
-def _full_players(class_counts: Mapping[int, int], capacity: Sequence[int]) -> int:
-    """Bit set of the players who cannot take one card more while the cards of ``class_counts`` (which fit) still
-    find room: those in a set of players that its confined cards fill."""
-    full = 0
-    for subset, inside in _confined(class_counts, len(capacity)):
-        if inside and inside >= _room(capacity, subset):
-            full |= subset
-    return full
-
-
 def constrained_deal(
     cards: Sequence[int], allowed: Sequence[int], capacity: Sequence[int], rng: np.random.Generator
 ) -> list[list[int]]:
@@ -73,16 +63,32 @@ def constrained_deal(
         raise ValueError("no deal meets the constraints")
     hands: list[list[int]] = [[] for _ in range(m)]
     room = list(capacity)
+    # Hall's condition kept up card by card on the sets it needs (those of the classes dealt so far are among them):
+    # the cards each confines and the room it has left
+    confined = _confined(counts, m)
+    sets = [subset for subset, _ in confined]
+    inside = [cards_inside for _, cards_inside in confined]
+    space = [_room(room, subset) for subset in sets]
     constrained = [k for k in range(len(cards)) if allowed[k] & everyone != everyone]
-    for k in (constrained[i] for i in rng.permutation(len(constrained))):
+    for i in rng.permutation(len(constrained)).tolist():
+        k = constrained[i]
         mask = allowed[k] & everyone
-        counts[mask] -= 1
-        # what is left fits (it fitted with this card); giving it to a player keeps it so unless he is full
-        takers = mask & ~_full_players(counts, room)
+        # what is left fits (it fitted with this card); giving it to a player keeps it so unless a set of players
+        # that holds him is filled by the cards it confines
+        full = 0
+        for j, subset in enumerate(sets):
+            if mask & ~subset == 0:
+                inside[j] -= 1
+            if inside[j] and inside[j] >= space[j]:
+                full |= subset
+        takers = mask & ~full
         for player in rng.permutation(m).tolist():
             if takers >> player & 1 and room[player]:
                 room[player] -= 1
                 hands[player].append(cards[k])
+                for j, subset in enumerate(sets):
+                    if subset >> player & 1:
+                        space[j] -= 1
                 break
         else:  # pragma: no cover - Hall's condition guarantees a feasible choice
             raise AssertionError("constrained_deal lost feasibility")
