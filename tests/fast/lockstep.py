@@ -52,3 +52,52 @@ def compare(refs: list[RulesEngine[Any]], state: Any, views: Any, rewards: list[
                 np.testing.assert_array_equal(views[i, p], game.observation(p), err_msg=f"seat {p}, {where}")
             np.testing.assert_array_equal(observations[i], game.observation(max(game.current_player, 0)), where)
             np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
+
+
+def play_in_lockstep(
+    refs: list[RulesEngine[Any]],
+    state: Any,
+    views: Any,
+    step: Any,
+    choose: Any,
+    max_steps: int,
+    before_apply: Any = None,
+) -> int:
+    """Play the reference games and their JAX twins (``state``, every seat's ``views``) side by side until all
+    are over or the step cap, comparing them at every decision: ``choose(game)`` picks each live reference game's
+    action and ``step(state, actions)`` returns the JAX batch's next state and views; ``before_apply(i, game,
+    before, after)`` may prepare reference game ``i`` from the JAX states around the step (Kyuuri's next deal).
+    Games still going at the cap must be truncated, and stay so with zero rewards. Returns the decisions
+    compared."""
+    import jax.numpy as jnp
+
+    n = refs[0].num_players
+    rewards = [np.zeros(n) for _ in refs]
+    actions = jnp.zeros(len(refs), dtype=jnp.int32)
+    compared = 0
+    for decision in range(max_steps + 1):
+        live = [not g.is_terminal for g in refs]
+        if decision == max_steps:
+            assert np.asarray(state.truncated).tolist() == live
+            state, _ = step(state, actions)
+            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+            return compared
+        compare(refs, state, views, rewards)
+        if not any(live):
+            return compared
+        chosen = np.zeros(len(refs), dtype=np.int32)
+        for i, game in enumerate(refs):
+            if live[i]:
+                chosen[i] = choose(game)
+        before = state
+        state, views = step(state, jnp.asarray(chosen))
+        for i, game in enumerate(refs):
+            rewards[i] = np.zeros(n)
+            if live[i]:
+                if before_apply is not None:
+                    before_apply(i, game, before, state)
+                game.apply(int(chosen[i]))
+                earned = game.take_rewards()
+                rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
+                compared += 1
+    raise AssertionError("unreachable: the loop returns at the step cap")
