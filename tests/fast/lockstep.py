@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,3 +53,71 @@ def compare(refs: list[RulesEngine[Any]], state: Any, views: Any, rewards: list[
                 np.testing.assert_array_equal(views[i, p], game.observation(p), err_msg=f"seat {p}, {where}")
             np.testing.assert_array_equal(observations[i], game.observation(max(game.current_player, 0)), where)
             np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
+
+
+def play_random(
+    refs: list[RulesEngine[Any]],
+    state: Any,
+    views: Any,
+    step: Any,
+    max_steps: int,
+    rng: np.random.Generator,
+    before_apply: Callable[[int, RulesEngine[Any], Any, Any], None] | None = None,
+) -> int:
+    """Play random legal actions (drawn from the reference masks) on both sides until every game ends or the step
+    cap, comparing at every decision; return the decisions compared. ``step(state, actions) -> (state, views)`` is
+    the JAX side's; ``before_apply(i, game, old, new)`` runs before reference game ``i`` takes the action that led
+    from ``old`` to ``new`` (both states as NumPy arrays), e.g. to hand it the deal the JAX step shuffled. At the
+    cap every game still going must be truncated, and stay so with zero rewards."""
+    import jax
+    import jax.numpy as jnp
+
+    n = refs[0].num_players
+    actions = jnp.zeros(len(refs), dtype=jnp.int32)
+    rewards = [np.zeros(n) for _ in refs]
+    compared = 0
+    for decision in range(max_steps + 1):
+        live = [not g.is_terminal for g in refs]
+        if decision == max_steps:
+            assert np.asarray(state.truncated).tolist() == live
+            state, _ = step(state, actions)
+            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+            return compared
+        compare(refs, state, views, rewards)
+        if not any(live):
+            return compared
+        chosen = np.zeros(len(refs), dtype=np.int32)
+        for i, game in enumerate(refs):
+            if live[i]:
+                chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
+        new_state, views = step(state, jnp.asarray(chosen))
+        old, new = (jax.tree.map(np.asarray, s) for s in (state, new_state)) if before_apply else (None, None)
+        for i, game in enumerate(refs):
+            rewards[i] = np.zeros(n)
+            if not live[i]:
+                continue
+            if before_apply is not None:
+                before_apply(i, game, old, new)
+            game.apply(int(chosen[i]))
+            earned = game.take_rewards()
+            rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
+            compared += 1
+        state = new_state
+    raise AssertionError("unreachable: the loop returns at the step cap")
+
+
+def random_batch(env: Any, num_games: int, seed: int) -> tuple[Any, Any, Any]:
+    """The JAX side of a lockstep test of random deals: ``num_games`` games from ``init`` (keys from ``seed``),
+    every seat's observation of them, and the batch's step with its views, all compiled quickly. Returns
+    ``(state, views, step)``."""
+    import jax
+    import jax.numpy as jnp
+
+    players = jnp.arange(env.num_players)
+    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
+    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
+    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    step = compiled(
+        lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, jnp.zeros(num_games, jnp.int32)
+    )
+    return state, views, step
