@@ -7,5 +7,6 @@ engines stay the oracle: ``tests/fast`` plays each fast game beside its engine. 
 from cardenvs.fast.kyuuri import KyuuriFast
 from cardenvs.fast.verish import State, VerishFast
 from cardenvs.fast.yukushi import YukushiFast
+from cardenvs.fast.zheng_shang_you import ZhengShangYouFast
 
-__all__ = ["KyuuriFast", "State", "VerishFast", "YukushiFast"]
+__all__ = ["KyuuriFast", "State", "VerishFast", "YukushiFast", "ZhengShangYouFast"]
