@@ -31,7 +31,11 @@ from pathlib import Path
 from typing import Any
 
 CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
-GAMES = {"verish_ne_verish-v0": ("VerishFast", 6), "kyuuri-v0": ("KyuuriFast", 7)}
+GAMES = {
+    "verish_ne_verish-v0": ("VerishFast", 6),
+    "kyuuri-v0": ("KyuuriFast", 7),
+    "goninkan-v1": ("GoninkanFast", 6),
+}
 """The fast games: the class in ``cardenvs.fast`` and the benchmark's player count (``benchmark_options``)."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]
 

@@ -52,3 +52,31 @@ def compare(refs: list[RulesEngine[Any]], state: Any, views: Any, rewards: list[
                 np.testing.assert_array_equal(views[i, p], game.observation(p), err_msg=f"seat {p}, {where}")
             np.testing.assert_array_equal(observations[i], game.observation(max(game.current_player, 0)), where)
             np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
+
+
+def check_cap(state: Any, step: Any, actions: Any, live: list[bool]) -> None:
+    """At the step cap: every game still going is truncated, and stepping again changes nothing and pays nothing."""
+    assert np.asarray(state.truncated).tolist() == live
+    state, _ = step(state, actions)
+    assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+
+
+def random_legal(refs: list[RulesEngine[Any]], live: list[bool], rng: np.random.Generator) -> np.ndarray:
+    """A uniform legal action of each live reference game (0 for the finished ones)."""
+    chosen = np.zeros(len(refs), dtype=np.int32)
+    for i, game in enumerate(refs):
+        if live[i]:
+            chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
+    return chosen
+
+
+def apply_all(refs: list[RulesEngine[Any]], live: list[bool], chosen: np.ndarray) -> list[np.ndarray]:
+    """Apply ``chosen`` to each live reference game; return every game's rewards of that step."""
+    rewards = []
+    for i, game in enumerate(refs):
+        earned = None
+        if live[i]:
+            game.apply(int(chosen[i]))
+            earned = game.take_rewards()
+        rewards.append(np.zeros(game.num_players) if earned is None else np.asarray(earned))
+    return rewards
