@@ -106,9 +106,24 @@ def iter_bits(bits: int) -> Iterator[int]:
         bits ^= low
 
 
+_BYTE_PICKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * byte + i for i in range(8) if value >> i & 1) for value in range(256))
+    for byte in range((NUM_CARDS + 7) // 8)
+)
+"""``_BYTE_PICKS[k][v]``: the pick indices of the bits ``v`` in byte ``k`` of a bit set."""
+
+
 def bits_list(bits: int) -> list[int]:
-    """Pick indices of a bit set, ascending, as a list."""
-    return list(iter_bits(bits))
+    """Pick indices of a bit set, ascending, as a list (a byte at a time: a hand has ~20 cards)."""
+    if bits >> NUM_CARDS:
+        raise ValueError(f"bit set {bits:#x} has bits beyond the {NUM_CARDS} cards")
+    picks: list[int] = []
+    for table in _BYTE_PICKS:
+        if not bits:
+            break
+        picks += table[bits & 0xFF]
+        bits >>= 8
+    return picks
 
 
 def stronger_than(v: int) -> int:
