@@ -34,7 +34,7 @@ def test_python_and_small_batches_take_the_engines() -> None:
     ("env_id", "options", "message"),
     [
         ("yukushi-v0", {"allow_count_mismatch": True}, "allow_count_mismatch"),
-        ("kyuuri-v0", {"num_players": 4, "reincarnation": True}, "reincarnation"),
+        ("verish_ne_verish-v0", {"quad_discard_optional": True}, "quad_discard_optional"),
         ("yukushi-v0", {"no fast path": True}, "no fast path"),
     ],
 )
