@@ -65,9 +65,10 @@ FAST_GAMES: dict[str, str] = {
 }
 """The games with a JAX fast path, by the class in :mod:`cardenvs.fast` that plays them (named here so that choosing
 a backend imports no JAX)."""
-JAX_FROM_GAMES = 16
+JAX_FROM_GAMES = 64
 """``backend="auto"`` takes the JAX path from this many games on: below it the per-call cost of a jitted step loses
-to the Python engines (measured in docs/fast.md)."""
+to the Python engines (Yukushi, 8 players, per CPU second: 12k against 20k at 16 games, 37k against 19k at 64,
+94k against 21k at 256; docs/fast.md, "Backends")."""
 
 
 class Batch(Protocol):
