@@ -86,3 +86,9 @@ def shuffled_places(key: Array, size: int) -> Array:
     index = jnp.arange(size)
     lower = (draws[None, :] < draws[:, None]) | ((draws[None, :] == draws[:, None]) & (index[None, :] < index[:, None]))
     return lower.sum(axis=1)
+
+
+def choose(condition: Array, if_true: GameState, if_false: GameState) -> GameState:
+    """Field by field, ``if_true`` where ``condition`` holds, else ``if_false`` (two outcomes of a branch of the rules,
+    both computed: under ``vmap`` there is no cheaper branch)."""
+    return jax.tree.map(lambda new, old: jnp.where(condition, new, old), if_true, if_false)

@@ -35,6 +35,8 @@ GAMES = {
     "verish_ne_verish-v0": ("VerishFast", 6),
     "kyuuri-v0": ("KyuuriFast", 7),
     "yukushi-v0": ("YukushiFast", 8),
+    "zheng_shang_you-v0": ("ZhengShangYouFast", 6),
+    "goninkan-v1": ("GoninkanFast", 6),
 }
 """The fast games: the class in ``cardenvs.fast`` and the benchmark's player count (``benchmark_options``)."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -101,3 +102,29 @@ def play_in_lockstep(
                 rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
                 compared += 1
     raise AssertionError("unreachable: the loop returns at the step cap")
+
+
+def random_legal(rng: np.random.Generator) -> Callable[[RulesEngine[Any]], int]:
+    """A ``choose`` for :func:`play_in_lockstep`: a uniform draw from the reference game's legal actions."""
+
+    def choose(game: RulesEngine[Any]) -> int:
+        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+
+    return choose
+
+
+def random_batch(env: Any, num_games: int, seed: int) -> tuple[Any, Any, Any]:
+    """The JAX side of a lockstep test of random deals: ``num_games`` games from ``init`` (keys from ``seed``),
+    every seat's observation of them, and the batch's step with its views, all compiled quickly. Returns
+    ``(state, views, step)``."""
+    import jax
+    import jax.numpy as jnp
+
+    players = jnp.arange(env.num_players)
+    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
+    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
+    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    step = compiled(
+        lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, jnp.zeros(num_games, jnp.int32)
+    )
+    return state, views, step

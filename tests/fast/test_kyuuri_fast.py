@@ -15,10 +15,9 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
-from tests.fast.lockstep import compiled, play_in_lockstep, with_views
+from tests.fast.lockstep import play_in_lockstep, random_batch, random_legal
 
 jax = pytest.importorskip("jax")
-jnp = jax.numpy
 from cardenvs.fast.kyuuri import KyuuriFast  # noqa: E402  (needs JAX, skipped above without it)
 
 CASES: list[dict[str, Any]] = [
@@ -41,19 +40,12 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     """Play ``num_games`` random games on both sides; return the decisions compared."""
     env = KyuuriFast(**options)
     opts = env.options
-    n = opts.num_players
-    rng = np.random.default_rng(seed)
-    players = jnp.arange(n)
-    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
-    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
-    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    state, views, step = random_batch(env, num_games, seed)
     # The reference plays the JAX side's random deals (from_deal checks each: 7 cards a seat, 4 copies a rank).
     hands, dealers = np.asarray(state.hands), np.asarray(state.dealer)
     refs = [
         KyuuriGame.from_deal(opts, [ranks_text(h) for h in hands[i]], dealer=int(dealers[i])) for i in range(num_games)
     ]
-    actions = jnp.zeros(num_games, dtype=jnp.int32)
-    step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
 
     def next_deal(i: int, game: Any, before: Any, after: Any) -> None:
         """The JAX side shuffled the next deal: the reference plays it."""
@@ -61,9 +53,7 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
         if dealt > np.asarray(before.deals_played)[i] and not over:
             game.queued_deals = [[ranks_text(h) for h in np.asarray(after.hands)[i]]]
 
-    def choose(game: Any) -> int:
-        return int(rng.choice(np.flatnonzero(game.legal_mask())))
-
+    choose = random_legal(np.random.default_rng(seed))
     return play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_deal)
 
 

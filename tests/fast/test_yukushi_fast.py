@@ -18,10 +18,9 @@ from cardenvs.core.errors import InvalidOptionError
 from cardenvs.kyuuri.rules import ranks_text
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
-from tests.fast.lockstep import compiled, play_in_lockstep, with_views
+from tests.fast.lockstep import play_in_lockstep, random_batch
 
 jax = pytest.importorskip("jax")
-jnp = jax.numpy
 from cardenvs.fast.yukushi import CHALLENGE, YukushiFast  # noqa: E402  (needs JAX, skipped above without it)
 from cardenvs.fast.yukushi import PASS as PASS_ID  # noqa: E402
 
@@ -58,10 +57,7 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     """Play ``num_games`` random games on both sides; return the decisions compared."""
     env = YukushiFast(**options)
     opts: YukushiOptions = env.options
-    players = jnp.arange(env.num_players)
-    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
-    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
-    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    state, views, step = random_batch(env, num_games, seed)
     hands, leaders = np.asarray(state.hands), np.asarray(state.turn)
     refs = [
         YukushiGame.from_deal(opts, [ranks_text(h) for h in hands[i]], leader=int(leaders[i])) for i in range(num_games)
@@ -70,8 +66,6 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     sizes = hands.sum(axis=2)  # dealt one at a time from the first seat: the first 52 mod n get one card more
     extra = (np.arange(env.num_players)[None] - first[:, None]) % env.num_players < 52 % env.num_players
     assert (sizes == 52 // env.num_players + extra).all()
-    actions = jnp.zeros(num_games, dtype=jnp.int32)
-    step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
     return play_in_lockstep(refs, state, views, step, choose(np.random.default_rng(seed)), env.max_steps)
 
 
