@@ -62,6 +62,8 @@ FAST_GAMES: dict[str, str] = {
     "cardenvs/verish_ne_verish-v0": "VerishFast",
     "cardenvs/kyuuri-v0": "KyuuriFast",
     "cardenvs/yukushi-v0": "YukushiFast",
+    "cardenvs/zheng_shang_you-v0": "ZhengShangYouFast",
+    "cardenvs/goninkan-v1": "GoninkanFast",
 }
 """The games with a JAX fast path, by the class in :mod:`cardenvs.fast` that plays them (named here so that choosing
 a backend imports no JAX)."""
