@@ -126,12 +126,22 @@ def bits_list(bits: int) -> list[int]:
     return picks
 
 
-def stronger_than(v: int) -> int:
-    """Bit set of every card of value greater than ``v`` (``v = -1``: every card)."""
+def _stronger_than(v: int) -> int:
     bits = 0
     for w in range(v + 1, NUM_VALUES):
         bits |= value_bits(w)
     return bits
+
+
+_STRONGER = tuple(_stronger_than(v) for v in range(-1, NUM_VALUES))
+"""``stronger_than`` of every value from -1 on, worked out once (move generation asks at every step)."""
+
+
+def stronger_than(v: int) -> int:
+    """Bit set of every card of value greater than ``v`` (``v = -1``: every card)."""
+    if v < -1:
+        raise ValueError(f"a card value is -1 (none) or more, got {v}")
+    return _STRONGER[v + 1] if v < NUM_VALUES else 0
 
 
 def above(p: int) -> int:
