@@ -4,8 +4,10 @@ Nothing else in :mod:`cardenvs` imports this package, so ``import cardenvs`` nev
 engines stay the oracle: ``tests/fast`` plays each fast game beside its engine. Usage and figures: ``docs/fast.md``.
 """
 
+from cardenvs.fast.goninkan import GoninkanFast
 from cardenvs.fast.kyuuri import KyuuriFast
 from cardenvs.fast.verish import State, VerishFast
+from cardenvs.fast.yukushi import YukushiFast
 from cardenvs.fast.zheng_shang_you import ZhengShangYouFast
 
-__all__ = ["KyuuriFast", "State", "VerishFast", "ZhengShangYouFast"]
+__all__ = ["GoninkanFast", "KyuuriFast", "State", "VerishFast", "YukushiFast", "ZhengShangYouFast"]

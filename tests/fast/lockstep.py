@@ -55,26 +55,26 @@ def compare(refs: list[RulesEngine[Any]], state: Any, views: Any, rewards: list[
             np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
 
 
-def play_random(
+def play_in_lockstep(
     refs: list[RulesEngine[Any]],
     state: Any,
     views: Any,
     step: Any,
+    choose: Any,
     max_steps: int,
-    rng: np.random.Generator,
-    before_apply: Callable[[int, RulesEngine[Any], Any, Any], None] | None = None,
+    before_apply: Any = None,
 ) -> int:
-    """Play random legal actions (drawn from the reference masks) on both sides until every game ends or the step
-    cap, comparing at every decision; return the decisions compared. ``step(state, actions) -> (state, views)`` is
-    the JAX side's; ``before_apply(i, game, old, new)`` runs before reference game ``i`` takes the action that led
-    from ``old`` to ``new`` (both states as NumPy arrays), e.g. to hand it the deal the JAX step shuffled. At the
-    cap every game still going must be truncated, and stay so with zero rewards."""
-    import jax
+    """Play the reference games and their JAX twins (``state``, every seat's ``views``) side by side until all
+    are over or the step cap, comparing them at every decision: ``choose(game)`` picks each live reference game's
+    action and ``step(state, actions)`` returns the JAX batch's next state and views; ``before_apply(i, game,
+    before, after)`` may prepare reference game ``i`` from the JAX states around the step (Kyuuri's next deal).
+    Games still going at the cap must be truncated, and stay so with zero rewards. Returns the decisions
+    compared."""
     import jax.numpy as jnp
 
     n = refs[0].num_players
-    actions = jnp.zeros(len(refs), dtype=jnp.int32)
     rewards = [np.zeros(n) for _ in refs]
+    actions = jnp.zeros(len(refs), dtype=jnp.int32)
     compared = 0
     for decision in range(max_steps + 1):
         live = [not g.is_terminal for g in refs]
@@ -89,21 +89,28 @@ def play_random(
         chosen = np.zeros(len(refs), dtype=np.int32)
         for i, game in enumerate(refs):
             if live[i]:
-                chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
-        new_state, views = step(state, jnp.asarray(chosen))
-        old, new = (jax.tree.map(np.asarray, s) for s in (state, new_state)) if before_apply else (None, None)
+                chosen[i] = choose(game)
+        before = state
+        state, views = step(state, jnp.asarray(chosen))
         for i, game in enumerate(refs):
             rewards[i] = np.zeros(n)
-            if not live[i]:
-                continue
-            if before_apply is not None:
-                before_apply(i, game, old, new)
-            game.apply(int(chosen[i]))
-            earned = game.take_rewards()
-            rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
-            compared += 1
-        state = new_state
+            if live[i]:
+                if before_apply is not None:
+                    before_apply(i, game, before, state)
+                game.apply(int(chosen[i]))
+                earned = game.take_rewards()
+                rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
+                compared += 1
     raise AssertionError("unreachable: the loop returns at the step cap")
+
+
+def random_legal(rng: np.random.Generator) -> Callable[[RulesEngine[Any]], int]:
+    """A ``choose`` for :func:`play_in_lockstep`: a uniform draw from the reference game's legal actions."""
+
+    def choose(game: RulesEngine[Any]) -> int:
+        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+
+    return choose
 
 
 def random_batch(env: Any, num_games: int, seed: int) -> tuple[Any, Any, Any]:

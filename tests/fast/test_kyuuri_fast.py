@@ -15,10 +15,9 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
-from tests.fast.lockstep import play_random, random_batch
+from tests.fast.lockstep import play_in_lockstep, random_batch, random_legal
 
 jax = pytest.importorskip("jax")
-jnp = jax.numpy
 from cardenvs.fast.kyuuri import KyuuriFast  # noqa: E402  (needs JAX, skipped above without it)
 
 CASES: list[dict[str, Any]] = [
@@ -47,11 +46,14 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
         KyuuriGame.from_deal(opts, [ranks_text(h) for h in hands[i]], dealer=int(dealers[i])) for i in range(num_games)
     ]
 
-    def next_deal(i: int, game: Any, old: Any, new: Any) -> None:
-        if new.deals_played[i] > old.deals_played[i] and not new.terminated[i]:  # the JAX side shuffled the next deal
-            game.queued_deals = [[ranks_text(h) for h in new.hands[i]]]
+    def next_deal(i: int, game: Any, before: Any, after: Any) -> None:
+        """The JAX side shuffled the next deal: the reference plays it."""
+        dealt, over = np.asarray(after.deals_played)[i], np.asarray(after.terminated)[i]  # NumPy copies are cached
+        if dealt > np.asarray(before.deals_played)[i] and not over:
+            game.queued_deals = [[ranks_text(h) for h in np.asarray(after.hands)[i]]]
 
-    return play_random(refs, state, views, step, env.max_steps, np.random.default_rng(seed), next_deal)
+    choose = random_legal(np.random.default_rng(seed))
+    return play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_deal)
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))

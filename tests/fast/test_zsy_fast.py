@@ -17,10 +17,9 @@ import pytest
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.ranks import text, to_bits
-from tests.fast.lockstep import play_random, random_batch
+from tests.fast.lockstep import play_in_lockstep, random_batch, random_legal
 
 jax = pytest.importorskip("jax")
-jnp = jax.numpy
 from cardenvs.fast.zheng_shang_you import ZhengShangYouFast  # noqa: E402  (needs JAX, skipped above without it)
 
 CASES: list[dict[str, Any]] = [
@@ -78,11 +77,13 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     ]
 
     def next_deal(i: int, game: Any, old: Any, new: Any) -> None:
-        if new.deals_played[i] > old.deals_played[i] and not new.terminated[i]:  # the JAX side dealt the next deal
-            dealt = _as_dealt(new.hands[i], new.table[i], new.prev_order[i])
-            _queue_deal(game, dealt)
+        dealt_next = np.asarray(new.deals_played)[i] > np.asarray(old.deals_played)[i]  # NumPy copies are cached
+        if dealt_next and not np.asarray(new.terminated)[i]:  # the JAX side dealt the next deal
+            hands, table, order = (np.asarray(a)[i] for a in (new.hands, new.table, new.prev_order))
+            _queue_deal(game, _as_dealt(hands, table, order))
 
-    return play_random(refs, state, views, step, env.max_steps, np.random.default_rng(seed), next_deal)
+    choose = random_legal(np.random.default_rng(seed))
+    return play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_deal)
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))

@@ -1,0 +1,92 @@
+"""The observation vector of :mod:`cardenvs.fast.goninkan`: the reference encoder's layout
+(:mod:`cardenvs.goninkan.encoding`), seat-relative in the current seating (me first, then in play order from my
+right, the dealer who sits out included)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import jax
+import jax.numpy as jnp
+
+from cardenvs.fast.arrays import one_hot, take
+from cardenvs.goninkan.encoding import DECISIONS, POINT_SCALE
+
+if TYPE_CHECKING:
+    from cardenvs.fast.goninkan import GoninkanFast
+    from cardenvs.fast.goninkan_state import State
+
+Array = jax.Array
+
+
+def observe(env: GoninkanFast, s: State, me: Array) -> Array:
+    """``me``'s observation of the round ``s`` (Goninkan: the teams are public from the first decision)."""
+    n, d = s.hands.shape
+    order = take(s.order, me)  # everybody in play order from me
+    # every per-player table in one block, its rows put in play order from me by one gather: under vmap a
+    # gather of whole rows stays cheap, where a one-hot selection multiplies the work by the player count
+    # (175,000 against 132,000 decisions per CPU second in one measurement, docs/fast.md)
+    rows = jnp.concatenate(
+        [
+            s.played,
+            s.in_trick,
+            s.hands,
+            s.known.astype(jnp.float32),
+            s.voids,
+            s.hands.sum(axis=1, keepdims=True),
+            s.kankei[:, None],
+            (s.active & ~s.kankei)[:, None],
+            s.honours[:, None],
+            s.round_points[:, None] / POINT_SCALE,
+            s.match_points[:, None] / POINT_SCALE,
+        ],
+        axis=1,
+        dtype=jnp.float32,
+    )
+    view = jnp.take(rows, order, axis=0)
+    played, in_trick, hands, known = (view[:, k * d : (k + 1) * d] for k in range(4))
+    rest = view[:, 4 * d :]
+    voids, sizes, kankei, mukan, honours, round_points, match_points = (
+        rest[:, :4],
+        *(rest[:, k] for k in range(4, 10)),
+    )
+
+    def seat_hot(player: Array) -> Array:
+        return order == player  # all false for -1
+
+    mine = s.current_player == me
+    t = env.targets_of(s.deal)
+    decl = s.declared[None, :] & (order[:, None] == s.declarer[None, :])  # (n, 2): じゅうろく, 逆じゅうろく by seat
+    zero = jnp.zeros((n, 1), bool)
+    groups = [
+        hands[0],
+        played.ravel(),
+        in_trick.ravel(),
+        (known[0][None, :] == order[1:, None]).ravel(),
+        sizes,
+        voids.ravel(),
+        one_hot(jnp.where(s.trick_count > 0, s.led_suit, -1), 4),
+        one_hot(jnp.minimum(s.trick_no, 10) - 1, 10),
+        seat_hot(s.trick_leader),
+        seat_hot(s.trick_winner),
+        kankei,
+        mukan,
+        jnp.ones(1),
+        honours,
+        s.side_honours,
+        one_hot(jnp.where(mine, s.phase, -1), len(DECISIONS)),
+        one_hot(jnp.where(mine, s.pending_show, -1), d),
+        jnp.zeros(5),  # declaration_pick: Yoninkan's
+        one_hot(s.trump, 4),
+        one_hot(s.deal1_trump, 4),
+        one_hot(s.deal - 1, 3),
+        seat_hot(s.dealer),
+        jnp.stack([t.target, t.fail, t.skunk]),
+        jnp.concatenate([zero, decl[:, :1], zero, decl[:, 1:]], axis=1).ravel(),  # kinds 1 and 3
+        round_points,
+        match_points,
+        jnp.stack([s.rounds_played / env.options.n_rounds, s.round_number == env.options.n_rounds]),
+    ]
+    obs = jnp.concatenate([g.astype(jnp.float32) for g in groups])
+    assert obs.shape == (env.layout.size,), "the groups must follow the reference layout"
+    return obs
