@@ -156,7 +156,7 @@ class GoninkanFast:
         decider = self._lead_decider(order, dealer, kankei, holders)
         state = State(
             hands=first,
-            later_hands=later,
+            later_holders=jnp.argmax(later, axis=1).astype(jnp.int8),  # every card is dealt
             played=jnp.zeros((n, DECK), bool),
             in_trick=jnp.zeros((n, DECK), bool),
             known=known.astype(jnp.int8),
@@ -283,7 +283,7 @@ class GoninkanFast:
         leader = jnp.where(phase == LEAD_CHOICE, lead_choice, jnp.where(naming, seat, winner))
         # --- the next deal: its hands, the show to the chooser
         deal = s.deal + next_deal
-        fresh = jnp.where(deal == 2, s.later_hands[0], s.later_hands[1])
+        fresh = jnp.where(deal == 2, s.later_holders[0], s.later_holders[1])[None, :] == self._players[:, None]
         chooser = jnp.where(next_deal, jnp.where(deal == 2, s.holders[0], s.holders[1]), s.chooser)
         chooser_partner = jnp.argmax(s.kankei & (self._players != chooser)).astype(INT)
         hands = jnp.where(next_deal, fresh, s.hands & ~mine)
@@ -311,7 +311,7 @@ class GoninkanFast:
         step_count = s.step_count + 1
         after = State(
             hands=hands,
-            later_hands=s.later_hands,
+            later_holders=s.later_holders,
             played=jnp.where(next_deal, False, s.played | mine),
             in_trick=jnp.where(clear_trick, False, in_trick),
             known=jnp.where(next_deal, -1, known).astype(jnp.int8),

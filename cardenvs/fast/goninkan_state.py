@@ -16,7 +16,8 @@ class State(NamedTuple):
     that never change); ``order`` says where they sit after the seat swap."""
 
     hands: Array  # (n, d) bool
-    later_hands: Array  # (2, n, d) bool: deals 2 and 3 (played only after a success)
+    later_holders: Array  # (2, d) int8: who is dealt each card in deals 2 and 3 (played only after a success;
+    # a holder per card rather than (n, d) hands keeps the state small: re-dealing finished games copies it)
     played: Array  # (n, d) bool, cards each player played this deal
     in_trick: Array  # (n, d) bool, cards each player played to the trick in progress (or just ended)
     known: Array  # (n, d) int8: known[o, c] = the player o knows to hold card c, -1 if none
