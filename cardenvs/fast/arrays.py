@@ -64,6 +64,17 @@ def keep_finished(before: GameState, after: GameState) -> GameState:
     return jax.tree.map(lambda old, new: jnp.where(finished, old, new), unchanged, after)
 
 
+def step_end(over: Array, rewards: Array, step_count: Array, max_steps: int) -> dict[str, Array]:
+    """The fields every game's step sets alike: over by the rules, else truncated at the step cap; the rewards
+    earned; the decisions taken."""
+    return {
+        "terminated": over,
+        "truncated": ~over & (step_count >= max_steps),
+        "rewards": rewards,
+        "step_count": step_count,
+    }
+
+
 def shuffled_places(key: Array, size: int) -> Array:
     """Where each of ``size`` items lands in a random order: a uniform permutation, ``(size,)`` ints.
 
@@ -75,3 +86,9 @@ def shuffled_places(key: Array, size: int) -> Array:
     index = jnp.arange(size)
     lower = (draws[None, :] < draws[:, None]) | ((draws[None, :] == draws[:, None]) & (index[None, :] < index[:, None]))
     return lower.sum(axis=1)
+
+
+def choose(condition: Array, if_true: GameState, if_false: GameState) -> GameState:
+    """Field by field, ``if_true`` where ``condition`` holds, else ``if_false`` (two outcomes of a branch of the rules,
+    both computed: under ``vmap`` there is no cheaper branch)."""
+    return jax.tree.map(lambda new, old: jnp.where(condition, new, old), if_true, if_false)

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, next_seat, rotate, shuffled_places, take
+from cardenvs.fast.arrays import keep_finished, next_seat, rotate, shuffled_places, step_end, take
 from cardenvs.kyuuri.encoding import observation_layout
 from cardenvs.kyuuri.options import KyuuriOptions
 
@@ -169,8 +169,7 @@ class KyuuriFast:
         reset_trick = trick_done & ~over
         leader = jnp.where(new_deal, new_leader, jnp.where(reset_trick, winner, s.leader))
         follower = next_seat(seat, alive)
-        step_count = s.step_count + 1
-        after = State(
+        after = s._replace(
             hands=jnp.where(new_deal, fresh, hands),
             played=jnp.where(new_deal, 0, played),
             trick_rank=jnp.where(reset_trick, NO_CARD, trick_rank),
@@ -187,12 +186,7 @@ class KyuuriFast:
             deals_played=deals_played,
             key=jnp.where(new_deal, key, s.key),
             current_player=jnp.where(over, -1, jnp.where(trick_done, leader, follower)),
-            terminated=over,
-            truncated=~over & (step_count >= self.max_steps),
-            rewards=rewards,
-            step_count=step_count,
-            legal_action_mask=s.legal_action_mask,
-            observation=s.observation,
+            **step_end(over, rewards, s.step_count + 1, self.max_steps),
         )
         return keep_finished(s, self._finish(after))
 

@@ -17,7 +17,8 @@ import jax.numpy as jnp
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, put, take
+from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take
+from cardenvs.fast.claims import empty_table, known_after, pickable
 from cardenvs.fast.verish_obs import observe
 from cardenvs.verish_ne_verish.encoding import observation_layout
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishOptions
@@ -102,32 +103,10 @@ class VerishFast:
         n, r = self.num_players, self.num_ranks
         zero = jnp.zeros((), INT)
         state = State(
-            hands=jnp.asarray(hands, INT),
-            pile_by_seat=jnp.zeros((n, r), INT),
-            pile_count=jnp.zeros(n, INT),
-            pile_size=zero,
-            pile_plays=zero,
-            claim_rank=zero - 1,
-            last_seat=zero,
-            last_cards=jnp.zeros(r, INT),
-            last_count=zero,
-            known_held=jnp.zeros((n + 1, n, r), INT),
+            **empty_table(hands, self.num_actions, self.layout.size),
             discarded=jnp.zeros(r, bool),
-            building_rank=zero - 1,
-            building=jnp.zeros(r, INT),
-            building_count=zero,
-            building_min=zero,
             leading=jnp.zeros((), bool),
-            out=jnp.zeros(n, bool),
-            exit_place=jnp.full(n, -1, INT),
-            num_out=zero,
             current_player=zero - 1,
-            terminated=jnp.zeros((), bool),
-            truncated=jnp.zeros((), bool),
-            rewards=jnp.zeros(n, jnp.float32),
-            step_count=zero,
-            legal_action_mask=jnp.zeros(self.num_actions, bool),
-            observation=jnp.zeros(self.layout.size, jnp.float32),
         )
         quads = state.hands == 4
         hands = state.hands - 4 * quads
@@ -176,7 +155,7 @@ class VerishFast:
         gained = s.pile_by_seat.sum(axis=0) - 4 * quads
         at_seat, at_taker = self._seats == seat, self._seats == taker
         hands = s.hands - (at_seat[:, None] & commits) * building + (at_taker[:, None] & challenge) * gained
-        known_held = self._known_after(s, seat, taker, count, quads, commits, challenge)
+        known_held = known_after(s, seat, taker, count, quads, commits, challenge)
         placed = commits * building
         # Going out: the previous player's last cards are safe once played on; a truthful owner's once turned.
         previous = jnp.where(commits, jnp.where(s.pile_plays > 0, s.last_seat, -1), owner)
@@ -189,8 +168,7 @@ class VerishFast:
         out, exit_place, num_out, first = self._settle(hands, out, exit_place, num_out, starter, challenge)
         over, rewards, exit_place = self._outcome(out, exit_place, num_out, resolves)
         follower = jnp.where(commits, next_seat(seat, holding), jnp.where(challenge, first, seat))
-        step_count = s.step_count + 1
-        after = State(
+        after = s._replace(
             hands=hands,
             pile_by_seat=jnp.where(challenge, 0, s.pile_by_seat + at_seat[:, None] * placed),
             pile_count=jnp.where(challenge, 0, s.pile_count + at_seat * commits * count),
@@ -211,29 +189,9 @@ class VerishFast:
             exit_place=exit_place,
             num_out=num_out,
             current_player=jnp.where(over, -1, follower),
-            terminated=over,
-            truncated=~over & (step_count >= self.max_steps),
-            rewards=rewards,
-            step_count=step_count,
-            legal_action_mask=s.legal_action_mask,
-            observation=s.observation,
+            **step_end(over, rewards, s.step_count + 1, self.max_steps),
         )
         return keep_finished(s, self._finish(after))
-
-    def _known_after(
-        self, s: State, seat: Array, taker: Array, count: Array, quads: Array, commits: Array, challenge: Array
-    ) -> Array:
-        """Certain knowledge of hands after the step: a placed play leaves ``count`` cards of unknown ranks; a
-        taker's pile is known to each observer as the cards it put in plus the revealed play, its quads leave."""
-        observers = jnp.arange(self.num_players + 1, dtype=INT)
-        column = jnp.where(challenge, taker, seat)
-        known = take(jnp.moveaxis(s.known_held, 1, 0), column)
-        gained = jnp.concatenate([s.pile_by_seat + s.last_cards, s.last_cards[None]])
-        gained -= (observers == s.last_seat)[:, None] * s.last_cards
-        taken = jnp.maximum(known + gained - 4 * quads, 0) * (observers != taker)[:, None]
-        played = jnp.maximum(known - count, 0)
-        new = jnp.where(challenge, taken, jnp.where(commits, played, known))
-        return jnp.moveaxis(put(jnp.moveaxis(s.known_held, 1, 0), column, new[None]), 0, 1)
 
     def _settle(
         self, hands: Array, out: Array, exit_place: Array, num_out: Array, starter: Array, when: Array
@@ -270,7 +228,7 @@ class VerishFast:
         declarable = ~s.discarded if self.options.forbid_discarded_rank else jnp.ones(r, bool)
         hand = take(s.hands, s.current_player)
         building = ~declaring & live
-        picks = building & (s.building_count < MAX_PLAY) & (self._ranks >= s.building_min) & (hand > s.building)
+        picks = building & pickable(s, hand, MAX_PLAY)
         challenge = ~s.leading & (s.building_count == 0) & live
         done = building & (s.building_count > 0)
         quads = jnp.zeros(r + 1, bool)

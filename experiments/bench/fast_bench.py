@@ -1,5 +1,5 @@
-"""Decisions per second of a JAX game (``cardenvs.fast``: Verish' ne verish', Kyuuri) over batch sizes, on a CPU
-core or a GPU.
+"""Decisions per second of a JAX game (``cardenvs.fast``: Verish' ne verish', Kyuuri, Yukushi) over batch sizes,
+on a CPU core or a GPU.
 
     python -m experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
     python -m experiments.bench.fast_bench --game kyuuri-v0 --json runs/fast_kyuuri.json  # Kyuuri, 7 players
@@ -34,6 +34,8 @@ CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
 GAMES = {
     "verish_ne_verish-v0": ("VerishFast", 6),
     "kyuuri-v0": ("KyuuriFast", 7),
+    "yukushi-v0": ("YukushiFast", 8),
+    "zheng_shang_you-v0": ("ZhengShangYouFast", 6),
     "goninkan-v1": ("GoninkanFast", 6),
 }
 """The fast games: the class in ``cardenvs.fast`` and the benchmark's player count (``benchmark_options``)."""
@@ -45,7 +47,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--batch", type=int, nargs="*", help="batch sizes (default: 1…4096 on cpu, 2^10…2^20 on gpu)")
     parser.add_argument("--game", choices=sorted(GAMES), default="verish_ne_verish-v0")
-    parser.add_argument("--players", type=int, help="players (default: the game's benchmark count, 6 or 7)")
+    parser.add_argument("--players", type=int, help="players (default: the game's benchmark count)")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per run")
     parser.add_argument("--reps", type=int, default=3, help="interleaved repetitions (median reported)")
     parser.add_argument("--steps", type=int, default=0, help="decisions per jitted call (default: 2^16 / batch, 4…256)")

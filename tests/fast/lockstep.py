@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,29 +55,76 @@ def compare(refs: list[RulesEngine[Any]], state: Any, views: Any, rewards: list[
             np.testing.assert_array_equal(got_rewards[i], rewards[i].astype(np.float32), err_msg=where)
 
 
-def check_cap(state: Any, step: Any, actions: Any, live: list[bool]) -> None:
-    """At the step cap: every game still going is truncated, and stepping again changes nothing and pays nothing."""
-    assert np.asarray(state.truncated).tolist() == live
-    state, _ = step(state, actions)
-    assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+def play_in_lockstep(
+    refs: list[RulesEngine[Any]],
+    state: Any,
+    views: Any,
+    step: Any,
+    choose: Any,
+    max_steps: int,
+    before_apply: Any = None,
+) -> int:
+    """Play the reference games and their JAX twins (``state``, every seat's ``views``) side by side until all
+    are over or the step cap, comparing them at every decision: ``choose(game)`` picks each live reference game's
+    action and ``step(state, actions)`` returns the JAX batch's next state and views; ``before_apply(i, game,
+    before, after)`` may prepare reference game ``i`` from the JAX states around the step (Kyuuri's next deal).
+    Games still going at the cap must be truncated, and stay so with zero rewards. Returns the decisions
+    compared."""
+    import jax.numpy as jnp
+
+    n = refs[0].num_players
+    rewards = [np.zeros(n) for _ in refs]
+    actions = jnp.zeros(len(refs), dtype=jnp.int32)
+    compared = 0
+    for decision in range(max_steps + 1):
+        live = [not g.is_terminal for g in refs]
+        if decision == max_steps:
+            assert np.asarray(state.truncated).tolist() == live
+            state, _ = step(state, actions)
+            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
+            return compared
+        compare(refs, state, views, rewards)
+        if not any(live):
+            return compared
+        chosen = np.zeros(len(refs), dtype=np.int32)
+        for i, game in enumerate(refs):
+            if live[i]:
+                chosen[i] = choose(game)
+        before = state
+        state, views = step(state, jnp.asarray(chosen))
+        for i, game in enumerate(refs):
+            rewards[i] = np.zeros(n)
+            if live[i]:
+                if before_apply is not None:
+                    before_apply(i, game, before, state)
+                game.apply(int(chosen[i]))
+                earned = game.take_rewards()
+                rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
+                compared += 1
+    raise AssertionError("unreachable: the loop returns at the step cap")
 
 
-def random_legal(refs: list[RulesEngine[Any]], live: list[bool], rng: np.random.Generator) -> np.ndarray:
-    """A uniform legal action of each live reference game (0 for the finished ones)."""
-    chosen = np.zeros(len(refs), dtype=np.int32)
-    for i, game in enumerate(refs):
-        if live[i]:
-            chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
-    return chosen
+def random_legal(rng: np.random.Generator) -> Callable[[RulesEngine[Any]], int]:
+    """A ``choose`` for :func:`play_in_lockstep`: a uniform draw from the reference game's legal actions."""
+
+    def choose(game: RulesEngine[Any]) -> int:
+        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+
+    return choose
 
 
-def apply_all(refs: list[RulesEngine[Any]], live: list[bool], chosen: np.ndarray) -> list[np.ndarray]:
-    """Apply ``chosen`` to each live reference game; return every game's rewards of that step."""
-    rewards = []
-    for i, game in enumerate(refs):
-        earned = None
-        if live[i]:
-            game.apply(int(chosen[i]))
-            earned = game.take_rewards()
-        rewards.append(np.zeros(game.num_players) if earned is None else np.asarray(earned))
-    return rewards
+def random_batch(env: Any, num_games: int, seed: int) -> tuple[Any, Any, Any]:
+    """The JAX side of a lockstep test of random deals: ``num_games`` games from ``init`` (keys from ``seed``),
+    every seat's observation of them, and the batch's step with its views, all compiled quickly. Returns
+    ``(state, views, step)``."""
+    import jax
+    import jax.numpy as jnp
+
+    players = jnp.arange(env.num_players)
+    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
+    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
+    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    step = compiled(
+        lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, jnp.zeros(num_games, jnp.int32)
+    )
+    return state, views, step

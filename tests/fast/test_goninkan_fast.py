@@ -18,7 +18,7 @@ from cardenvs.core.errors import InvalidOptionError
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions
 from cardenvs.goninkan.table import SWEEP
-from tests.fast.lockstep import apply_all, check_cap, compare, compiled, random_legal, with_views
+from tests.fast.lockstep import compiled, play_in_lockstep, random_legal, with_views
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -105,25 +105,16 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> dict[st
     ]
     actions = np.zeros(num_games, dtype=np.int32)
     step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
-    rewards = [np.zeros(n) for _ in refs]
-    seen = {"decisions": 0, "deal 3": 0, "sweep": 0, "nijukan": int((exchanged[:, 0] >= 0).sum()), "truncated": 0}
-    for decision in range(env.max_steps + 1):
-        live = [not g.is_terminal for g in refs]
-        if decision == env.max_steps:
-            check_cap(state, step, actions, live)
-            seen["truncated"] = sum(live)
-            return seen
-        compare(refs, state, views, rewards)
-        if not any(live):
-            return seen
-        chosen = random_legal(refs, live, rng)
-        for game in refs:
-            seen["sweep"] += not game.is_terminal and game.phase == SWEEP
-            seen["deal 3"] += not game.is_terminal and game.deal == 3
-        state, views = step(state, chosen)
-        rewards = apply_all(refs, live, chosen)
-        seen["decisions"] += sum(live)
-    raise AssertionError("unreachable: the loop returns at the step cap")
+    seen = {"deal 3": 0, "sweep": 0, "nijukan": int((exchanged[:, 0] >= 0).sum())}
+    draw = random_legal(rng)
+
+    def choose(game: KankeiGame[GoninkanOptions]) -> int:
+        seen["sweep"] += game.phase == SWEEP
+        seen["deal 3"] += game.deal == 3
+        return draw(game)
+
+    seen["decisions"] = play_in_lockstep(refs, state, views, step, choose, env.max_steps)
+    return seen
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))

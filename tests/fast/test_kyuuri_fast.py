@@ -15,10 +15,9 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
-from tests.fast.lockstep import compare, compiled, with_views
+from tests.fast.lockstep import play_in_lockstep, random_batch, random_legal
 
 jax = pytest.importorskip("jax")
-jnp = jax.numpy
 from cardenvs.fast.kyuuri import KyuuriFast  # noqa: E402  (needs JAX, skipped above without it)
 
 CASES: list[dict[str, Any]] = [
@@ -40,49 +39,21 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     """Play ``num_games`` random games on both sides; return the decisions compared."""
     env = KyuuriFast(**options)
     opts = env.options
-    n = opts.num_players
-    rng = np.random.default_rng(seed)
-    players = jnp.arange(n)
-    observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
-    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
-    state, views = compiled(lambda k: with_views(jax.vmap(env.init)(k), observe_all, players), keys)(keys)
+    state, views, step = random_batch(env, num_games, seed)
     # The reference plays the JAX side's random deals (from_deal checks each: 7 cards a seat, 4 copies a rank).
     hands, dealers = np.asarray(state.hands), np.asarray(state.dealer)
     refs = [
         KyuuriGame.from_deal(opts, [ranks_text(h) for h in hands[i]], dealer=int(dealers[i])) for i in range(num_games)
     ]
-    actions = jnp.zeros(num_games, dtype=jnp.int32)
-    step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
-    rewards = [np.zeros(n) for _ in refs]
-    compared = 0
-    for decision in range(env.max_steps + 1):
-        live = [not g.is_terminal for g in refs]
-        if decision == env.max_steps:  # the cap: every game still going is truncated, and stays so
-            assert np.asarray(state.truncated).tolist() == live
-            state, _ = step(state, actions)
-            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
-            return compared
-        compare(refs, state, views, rewards)
-        if not any(live):
-            return compared
-        chosen = np.zeros(num_games, dtype=np.int32)
-        for i, game in enumerate(refs):
-            if live[i]:
-                chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
-        before = np.asarray(state.deals_played)
-        state, views = step(state, jnp.asarray(chosen))
-        dealt, over, new_hands = np.asarray(state.deals_played), np.asarray(state.terminated), np.asarray(state.hands)
-        for i, game in enumerate(refs):
-            rewards[i] = np.zeros(n)
-            if not live[i]:
-                continue
-            if dealt[i] > before[i] and not over[i]:  # the JAX side shuffled the next deal: the reference plays it
-                game.queued_deals = [[ranks_text(h) for h in new_hands[i]]]
-            game.apply(int(chosen[i]))
-            earned = game.take_rewards()
-            rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
-            compared += 1
-    raise AssertionError("unreachable: the loop returns at the step cap")
+
+    def next_deal(i: int, game: Any, before: Any, after: Any) -> None:
+        """The JAX side shuffled the next deal: the reference plays it."""
+        dealt, over = np.asarray(after.deals_played)[i], np.asarray(after.terminated)[i]  # NumPy copies are cached
+        if dealt > np.asarray(before.deals_played)[i] and not over:
+            game.queued_deals = [[ranks_text(h) for h in np.asarray(after.hands)[i]]]
+
+    choose = random_legal(np.random.default_rng(seed))
+    return play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_deal)
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))

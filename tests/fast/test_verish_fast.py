@@ -14,7 +14,7 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
-from tests.fast.lockstep import QUICK_COMPILE, compare, compiled, with_views
+from tests.fast.lockstep import compiled, play_in_lockstep, with_views
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -69,30 +69,11 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     state, views = init(hands_in, dealers_in)
     actions = jnp.zeros(num_games, dtype=jnp.int32)
     step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
-    rewards = [np.zeros(n) for _ in refs]
-    compared = 0
-    for decision in range(env.max_steps + 1):
-        live = [not g.is_terminal for g in refs]
-        if decision == env.max_steps:  # the cap: every game still going is truncated, and stays so
-            assert np.asarray(state.truncated).tolist() == live
-            state, _ = step(state, jnp.asarray(actions))
-            assert np.asarray(state.truncated).tolist() == live and not np.asarray(state.rewards).any()
-            return compared
-        compare(refs, state, views, rewards)
-        if not any(live):
-            return compared
-        chosen = np.zeros(num_games, dtype=np.int32)
-        for i, game in enumerate(refs):
-            if live[i]:
-                chosen[i] = rng.choice(np.flatnonzero(game.legal_mask()))
-                game.apply(int(chosen[i]))
-                earned = game.take_rewards()
-                rewards[i] = np.zeros(n) if earned is None else np.asarray(earned)
-                compared += 1
-            else:
-                rewards[i] = np.zeros(n)
-        state, views = step(state, jnp.asarray(chosen))
-    raise AssertionError("unreachable: the loop returns at the step cap")
+
+    def choose(game: Any) -> int:
+        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+
+    return play_in_lockstep(refs, state, views, step, choose, env.max_steps)
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
@@ -121,22 +102,3 @@ def test_random_deals_are_whole_decks_dealt_clockwise() -> None:
 def test_unsupported_options_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         VerishFast(**options)
-
-
-def test_the_batched_interface_re_deals_finished_games_in_place() -> None:
-    from cardenvs.fast.batched import FastBatchedGames
-    from cardenvs.vector import BatchedGames
-
-    fast, reference = (
-        FastBatchedGames(8, 1, QUICK_COMPILE, num_players=3, max_steps=4),
-        BatchedGames("verish_ne_verish-v0", 8, num_players=3),
-    )
-    first = fast.reset()
-    assert first.observations.shape[1] == reference.reset().observations.shape[1] and first.masks.dtype == np.int8
-    for _ in range(4):
-        batch = fast.step(np.argmax(first.masks, axis=1))
-        first = batch
-    assert batch.truncated.all() and not batch.terminated.any()  # every game hit the 4-step cap …
-    assert (np.asarray(fast.state.step_count) == 0).all() and batch.masks.any(axis=1).all()  # … and was re-dealt
-    with pytest.raises(InvalidOptionError, match="8 actions"):
-        fast.step(np.zeros(3))

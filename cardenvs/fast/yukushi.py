@@ -1,0 +1,293 @@
+"""Yukushi as one JAX array program (Pgx's API): ``init(key) -> State``, ``step(state, action) -> State``, both
+pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at once.
+
+The rules, the action ids and the observation vector are those of the reference engine
+(:mod:`cardenvs.yukushi.rules`, the oracle; ``tests/fast`` plays both side by side), for one game per episode with
+the number of cards placed public: 2–8 players, the three challenge models, ``window_before_flush``,
+``max_play``, ``play_to_ranking``, ``forbid_exhausted_rank``, ``deal_from`` and ``leader``. A step is at most
+one of: a window answer, a turn's call, pass or sub-step of a play; each may close the window and call or flush,
+which may put a player out and end the game. Every branch is computed for every game and the right one selected
+(``jnp.where``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from cardenvs.core.cards import NUM_RANKS
+from cardenvs.core.errors import InvalidOptionError
+from cardenvs.core.options import build_options
+from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, shuffled_places, step_end, take
+from cardenvs.fast.claims import empty_table, known_after, pickable
+from cardenvs.fast.yukushi_obs import observe
+from cardenvs.yukushi.encoding import observation_layout
+from cardenvs.yukushi.env import DEFINITION
+from cardenvs.yukushi.options import YukushiOptions
+
+Array = jax.Array
+INT = jnp.int32
+CHALLENGE, DECLINE, PASS, DECLARE, PICK, DONE = 0, 1, 2, 3, 3 + NUM_RANKS, 3 + 2 * NUM_RANKS
+"""Action ids (``cardenvs.yukushi.actions``); the ``count`` block after ``DONE`` is always masked here."""
+
+
+class State(NamedTuple):
+    """One game (or, under ``vmap``, a batch: every field gains a leading axis). Hands are rank counts."""
+
+    hands: Array  # (n, 13) cards held, the play being built included (as in the reference table)
+    pile_by_seat: Array  # (n, 13) cards each seat put into the current pile
+    pile_count: Array  # (n,) how many cards each seat put into the current pile (public)
+    pile_size: Array  # () cards in the pile
+    pile_plays: Array  # () plays on the pile
+    claim_rank: Array  # () rank claimed for the run, -1 when the pile is empty
+    last_seat: Array  # () owner of the latest play
+    last_cards: Array  # (13,) the latest play's cards
+    last_count: Array  # () the latest play's size (its declared count)
+    known_held: Array  # (n + 1, n, 13) cards of each rank observer o knows seat h holds (row n: public knowledge)
+    flushed: Array  # (n, 13) each seat's own cards flushed unseen
+    building_rank: Array  # () rank declared for the play being built (lead), -1 before
+    building: Array  # (13,) cards picked so far
+    building_count: Array  # ()
+    building_min: Array  # () lowest rank the next pick may take
+    leading: Array  # () bool, the initiative holder leads a new run
+    owner: Array  # () owner of the latest play, -1 when the run has none
+    turn: Array  # () seat whose turn action (lead, play or pass) comes next
+    passes: Array  # () passes since the latest play
+    window_open: Array  # () bool, a challenge window is open on the latest play
+    eligible: Array  # (n,) bool, seats that may call in the open window
+    queue: Array  # (n,) bool, seats the window still asks (in clockwise order from the owner's left)
+    decided: Array  # (n,) bool, seats that answered in the open window
+    challengers: Array  # (n,) bool, seats that called in the open window
+    out: Array  # (n,) bool, gone out safely
+    exit_place: Array  # (n,) order of going out (0 first), -1 while in
+    num_out: Array  # ()
+    current_player: Array  # () seat to act, -1 once the game is over
+    terminated: Array  # () bool
+    truncated: Array  # () bool, the step cap was reached (a draw)
+    rewards: Array  # (n,) float32, earned by the last step
+    step_count: Array  # () decisions taken
+    legal_action_mask: Array  # (30 + max_play,) bool, for the player to act
+    observation: Array  # (observation size,) float32, the player to act's view (seat 0's once over)
+
+
+class YukushiFast:
+    """Yukushi for JAX; options as ``cardenvs/yukushi-v0`` takes them (a subset: see the module docstring)."""
+
+    def __init__(self, max_steps: int | None = None, **options: Any):
+        """``max_steps``: the step cap (truncation, a draw); by default the AEC env's, 1,000 × ``num_players``."""
+        opts: YukushiOptions = build_options(YukushiOptions, options, game="yukushi-v0")
+        if opts.allow_count_mismatch:
+            raise InvalidOptionError("the JAX path plays allow_count_mismatch=False only (counts placed are public)")
+        if opts.n_games != 1:
+            raise InvalidOptionError(f"the JAX path plays one game per episode (n_games=1), got {opts.n_games}")
+        if max_steps is None:
+            max_steps = DEFINITION.default_max_steps(opts)
+        if max_steps < 1:
+            raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
+        self.options = opts
+        self.max_steps = max_steps
+        self.num_players = n = opts.num_players
+        self.max_play = opts.max_play
+        self.layout = observation_layout(n, opts.max_play, 1)
+        self.num_actions = DONE + 1 + opts.max_play
+        self._seats = jnp.arange(n, dtype=INT)
+        places = np.arange(n)
+        self._ranking = jnp.asarray(((n - 1 - 2 * places) / (n - 1)).astype(np.float32))  # float64, as the engine
+
+    # ------------------------------------------------------------------ set-up
+    def init(self, key: Array) -> State:
+        """A random deal (a random initiative holder unless the options fix one) and its first decision."""
+        leader_key, deal_key = jax.random.split(key)
+        n = self.num_players
+        if self.options.leader is None:
+            leader = jax.random.randint(leader_key, (), 0, n, dtype=INT)
+        else:
+            leader = jnp.asarray(self.options.leader, dtype=INT)
+        first = leader if self.options.deal_from == "leader" else (leader - 1) % n
+        place = shuffled_places(deal_key, 4 * NUM_RANKS).reshape(NUM_RANKS, 4)  # of each copy of each rank
+        to_seat = (place[None] % n) == ((self._seats - first) % n)[:, None, None]
+        return self.init_from_hands(to_seat.sum(axis=2, dtype=INT), leader)
+
+    def init_from_hands(self, hands: Array, leader: Array | int) -> State:
+        """The game after dealing ``hands`` ((n, 13) rank counts, the whole deck), ``leader`` holding the
+        initiative."""
+        n = self.num_players
+        zero = jnp.zeros((), INT)
+        no = jnp.zeros(n, bool)
+        leader = jnp.asarray(leader, INT)
+        state = State(
+            **empty_table(hands, self.num_actions, self.layout.size),
+            flushed=jnp.zeros((n, NUM_RANKS), INT),
+            leading=jnp.ones((), bool),
+            owner=zero - 1,
+            turn=leader,
+            passes=zero,
+            window_open=jnp.zeros((), bool),
+            eligible=no,
+            queue=no,
+            decided=no,
+            challengers=no,
+            current_player=leader,
+        )
+        return self._finish(state)
+
+    # ------------------------------------------------------------------ one decision
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
+        """Apply ``action`` for the player to act (``key`` is unused: the game has no chance after the deal).
+        A finished game stays as it is, with zero rewards. An illegal action is not checked (mask it)."""
+        del key
+        s, a, opts, seats = state, jnp.asarray(action, INT), self.options, self._seats
+        seat = s.current_player
+        at_seat = seats == seat
+        answering = s.window_open & s.queue.any()
+        turn_action = ~answering
+        # A call made in the window voids the turn player's pass or play (the reference's _window_voids_turn).
+        voided = turn_action & (a != CHALLENGE) & s.window_open & s.challengers.any()
+        call = turn_action & (a == CHALLENGE)
+        passing = turn_action & (a == PASS) & ~voided
+        build = turn_action & (a >= DECLARE) & ~voided
+        is_declare = build & (a < PICK)
+        is_pick = build & (a >= PICK) & (a < DONE)
+        count = s.building_count + is_pick
+        building = s.building + (is_pick & (jnp.arange(NUM_RANKS) == a - PICK))
+        building_rank = jnp.where(is_declare, a - DECLARE, s.building_rank)
+        room = jnp.minimum(self.max_play, take(s.hands.sum(axis=1), seat))  # the play ends by itself once full
+        commit = (build & (a == DONE)) | (is_pick & (room == count))
+
+        # The window: an answer, or the turn player's call; it closes on the answer that empties its queue at the
+        # flush point (and in model B, which asks the turn player too), on a call by the turn player, or on a
+        # turn action (a pass, a commit, or a voided one).
+        answers_call = at_seat & (a == CHALLENGE) & (answering | call)
+        challengers = s.challengers | answers_call
+        queue = s.queue & ~(at_seat & answering)
+        if opts.challenge_model == "B":
+            queue &= ~(answering & (a == CHALLENGE))
+        flush_point = s.turn == s.owner
+        closes = answering & ~queue.any()
+        closes &= flush_point | (opts.challenge_model == "B")
+        winner = next_seat(s.owner, challengers)
+        challenge = (closes & challengers.any()) | call | voided
+        flush = closes & ~challengers.any() & flush_point
+
+        # A play placed: the previous owner's last cards are now safe (spec G1-a).
+        hands = s.hands - (at_seat[:, None] & commit) * building
+        placed = commit * building
+        sizes = hands.sum(axis=1)
+        previous_out = commit & (s.owner >= 0) & (take(sizes, s.owner) == 0)
+        # After a pass or a play, the next player's window (or, at the flush point with nobody to ask, a flush).
+        owner = jnp.where(commit, seat, s.owner)
+        active = ~(s.out | (one_hot(s.owner, self.num_players) & previous_out))
+        turn = next_seat(seat, active)
+        opens = passing | commit
+        at_flush = turn == owner
+        window = self._window(owner, turn, active, at_flush)
+        eligible, next_queue, exists = window
+        flush |= passing & at_flush & ~exists
+        opens &= exists
+
+        # A call or a flush ends the run: the pile goes to the taker, or out of the game unseen.
+        lie = take(s.last_cards, s.claim_rank) != s.last_count
+        taker = jnp.where(lie, s.owner, winner)
+        pile = s.pile_by_seat.sum(axis=0)
+        hands += (seats == taker)[:, None] * challenge * pile
+        sizes = hands.sum(axis=1)
+        resolve = challenge | flush
+        owner_out = resolve & ~(challenge & lie) & (take(sizes, s.owner) == 0)  # G1-b, G1-c
+        goes_out = jnp.where(previous_out | owner_out, s.owner, -1)
+        out = s.out | one_hot(goes_out, self.num_players)
+        hit = one_hot(goes_out, self.num_players)
+        exit_place = jnp.where(hit, s.num_out, s.exit_place)
+        num_out = s.num_out + hit.any()
+        over = hit.any() & ((~out).sum() <= 1 if opts.play_to_ranking else True)
+        rewards = self._rewards(out, exit_place, num_out, goes_out, over)
+        leader = jnp.where(challenge & lie, winner, jnp.where(take(out, s.owner), next_seat(s.owner, ~out), s.owner))
+
+        keep_pile = ~resolve
+        window_stays = (s.window_open & ~closes & ~call & ~voided & ~passing & ~commit) | opens
+        asking = jnp.where(opens, next_queue, queue)
+        to_turn = jnp.where(opens, turn, s.turn)
+        current = jnp.where(asking.any(), next_seat(owner, asking), to_turn)
+        after = s._replace(
+            hands=hands,
+            pile_by_seat=keep_pile * (s.pile_by_seat + at_seat[:, None] * placed),
+            pile_count=keep_pile * (s.pile_count + at_seat * commit * count),
+            pile_size=keep_pile * (s.pile_size + commit * count),
+            pile_plays=keep_pile * (s.pile_plays + commit),
+            claim_rank=jnp.where(resolve, -1, jnp.where(commit & s.leading, building_rank, s.claim_rank)),
+            last_seat=jnp.where(commit, seat, s.last_seat),
+            last_cards=jnp.where(commit, building, s.last_cards),
+            last_count=jnp.where(commit, count, s.last_count),
+            known_held=known_after(s, seat, taker, count, jnp.zeros((), INT), commit, challenge),
+            flushed=s.flushed + flush * s.pile_by_seat,
+            building_rank=jnp.where(commit | resolve, -1, building_rank),
+            building=jnp.where(commit | resolve, 0, building),
+            building_count=jnp.where(commit | resolve, 0, count),
+            building_min=jnp.where(commit | resolve, 0, jnp.where(is_pick, a - PICK, s.building_min)),
+            leading=jnp.where(resolve, ~over, s.leading & ~commit),
+            owner=jnp.where(resolve, -1, owner),
+            turn=jnp.where(resolve, leader, to_turn),
+            passes=jnp.where(resolve | commit, 0, s.passes + passing),
+            window_open=window_stays & ~resolve & ~over,
+            eligible=jnp.where(opens, eligible, s.eligible),
+            queue=asking,
+            decided=jnp.where(opens, False, s.decided | (at_seat & answering)),
+            challengers=jnp.where(opens, False, challengers),
+            out=out,
+            exit_place=exit_place,
+            num_out=num_out,
+            current_player=jnp.where(over, -1, jnp.where(resolve, leader, current)),
+            **step_end(over, rewards, s.step_count + 1, self.max_steps),
+        )
+        return keep_finished(s, self._finish(after))
+
+    def _window(self, owner: Array, turn: Array, active: Array, at_flush: Array) -> tuple[Array, Array, Array]:
+        """The window at the sampling point before ``turn``'s action (``cardenvs.core.challenge``): who may call,
+        whom it asks, and whether it exists (none at a flush point without answers)."""
+        opts, seats = self.options, self._seats
+        is_turn = seats == turn
+        if opts.challenge_model == "C":
+            return is_turn & ~at_flush, jnp.zeros_like(active), ~at_flush
+        eligible = active & (seats != owner)
+        exists = ~at_flush | (opts.window_before_flush & eligible.any())
+        queue = eligible & ~(is_turn & ~at_flush) if opts.challenge_model == "A" else eligible
+        return eligible, queue, exists
+
+    def _rewards(self, out: Array, exit_place: Array, num_out: Array, first_out: Array, over: Array) -> Array:
+        """The rewards of a game that ends now (``over``): the first out +1 and the others share −1, or by place."""
+        n = self.num_players
+        if self.options.play_to_ranking:
+            place = jnp.where(out, exit_place, num_out)
+            rewards = jnp.where(place[:, None] == self._seats[None, :], self._ranking[None, :], 0.0).sum(axis=1)
+        else:
+            rewards = jnp.where(self._seats == first_out, 1.0, np.float32(-1.0 / (n - 1)))
+        return jnp.where(over, rewards, 0.0).astype(jnp.float32)
+
+    # ------------------------------------------------------------------ what the player to act sees
+    def legal_mask(self, s: State) -> Array:
+        """The legal actions of the player to act (all false once the game is over)."""
+        live = s.current_player >= 0
+        answering = s.window_open & s.queue.any() & live
+        acting = live & ~answering
+        declaring = acting & s.leading & (s.building_rank < 0)
+        turn = acting & ~s.leading & (s.building_count == 0)
+        hand = take(s.hands, s.current_player)
+        picks = acting & ~declaring & pickable(s, hand, self.max_play)
+        done = acting & ~declaring & (s.building_count > 0)
+        declarable = jnp.ones(NUM_RANKS, bool)
+        if self.options.forbid_exhausted_rank:
+            public = s.known_held[self.num_players]
+            declarable = public.sum(axis=0) - take(public, s.current_player) < 4
+        head = jnp.stack([answering | (turn & s.window_open), answering, turn])
+        return jnp.concatenate([head, declaring & declarable, picks, done[None], jnp.zeros(self.max_play, bool)])
+
+    def observe(self, s: State, player: Array | int) -> Array:
+        """``player``'s observation vector, the reference encoder's layout."""
+        return observe(self, s, jnp.asarray(player, INT))
+
+    def _finish(self, s: State) -> State:
+        return s._replace(
+            legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
+        )

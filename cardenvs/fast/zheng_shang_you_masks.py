@@ -1,0 +1,249 @@
+"""Which sub-steps of a Zheng Shang You play are legal, as array tests (the reference: ``cardenvs.zheng_shang_you``'s
+:class:`~cardenvs.zheng_shang_you.builder.MoveBuilder`).
+
+A play is built as a shape, a top rank ((set) sequences) and its cards in ascending pick-index order, and a choice
+is offered only if some completion of it beats the combination on the table. Because the cards come in ascending
+order, every completion of the picks so far plus a candidate card ``p`` has, per value ``v`` (3 … RJ), a count
+in a box: at least the cards picked, at most those plus the held cards above ``p``. Whether the box holds a legal
+combination of the shape is a few sums per value, and so is the test of every candidate card at once (a 54 × 15
+array per game), of every top rank and of every lead shape: no combination is ever enumerated.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from cardenvs.zheng_shang_you.combos import SEQUENCE, SET, SET_SEQUENCE, SINGLE, lead_shapes
+from cardenvs.zheng_shang_you.ranks import ACE, NUM_CARDS, NUM_VALUES, TWO, value_of
+
+Array = jax.Array
+INT = jnp.int32
+NONE, ANY, PURE, SUITED, SUITED_OR_PURE, SUITED_AND_PURE = range(6)
+"""What a completion must be to beat the top (:func:`cardenvs.zheng_shang_you.build_state.requirement`)."""
+NATURALS = 4 * (ACE + 1)
+"""Pick indices of the cards a sequence may hold as naturals (3 … A)."""
+
+VALUE = np.array([value_of(p) for p in range(NUM_CARDS)], np.int32)
+VALUE_HOT = (VALUE[:, None] == np.arange(NUM_VALUES)[None, :]).astype(np.int32)  # (54, 15)
+SAME_VALUE_ABOVE = (VALUE[:, None] == VALUE[None, :]) & (np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None])
+ABOVE = np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None]  # ABOVE[p, q]: q comes after p
+SUIT_OF = np.arange(NATURALS) % 4
+SHAPES = np.array(lead_shapes(), np.int32)  # (28, 3): kind, group, length
+NUM_SHAPES = len(SHAPES)
+_V = np.arange(NUM_VALUES)
+_JOKER = _V > TWO
+_NATURAL = _V <= ACE
+
+
+def requirement(beat: tuple[Array, ...], kind: Array, top: Array) -> Array:
+    """What a combination of ``kind`` and top rank ``top`` must be to beat the table's (``ANY`` when leading).
+    ``beat``: the table's shape index (-1 when leading), top rank, wild and suited flags."""
+    beat_shape, beat_top, beat_wild, beat_suited = beat
+    higher = top > beat_top
+    equal = (top == beat_top) & beat_wild
+    single = jnp.where(higher, ANY, NONE)
+    setlike = jnp.where(higher, ANY, jnp.where(equal, PURE, NONE))
+    on_suited = jnp.where(higher, SUITED, jnp.where(equal, SUITED_AND_PURE, NONE))
+    on_mixed = jnp.where(higher, ANY, jnp.where(equal, SUITED_OR_PURE, SUITED))
+    sequence = jnp.where(beat_suited, on_suited, on_mixed)
+    req = jnp.where(kind == SINGLE, single, jnp.where(kind == SEQUENCE, sequence, setlike))
+    return jnp.where(beat_shape < 0, ANY, req)
+
+
+def feasible(
+    kind: Array,
+    group: Array,
+    length: Array,
+    top: Array,
+    req: Array | int,
+    lo: Array,
+    hi: Array,
+    suit_hi: Array,
+    suit_ok: Array,
+    joker_keeps_suitedness: bool,
+) -> Array:
+    """Whether some combination of the shape (``kind``, ``group``, ``length``) with top rank ``top`` (a set's rank)
+    satisfying ``req`` has, per value, between ``lo`` and ``hi`` cards (``(..., 15)``). Sequences also need, per
+    suit, whether a natural of that suit can fill each rank (``suit_hi``, ``(..., 4, 12)``) and whether the cards
+    picked so far all have that suit (``suit_ok``, ``(..., 4)``). Every argument broadcasts."""
+    k, g, n, h, r = (jnp.asarray(x)[..., None] for x in (kind, group, length, top, req))
+    v = jnp.asarray(_V)
+    joker = jnp.asarray(_JOKER)
+    lo_j = jnp.where(joker, lo, 0).sum(-1)
+    hi_j = jnp.where(joker, hi, 0).sum(-1)
+    single = (r[..., 0] != NONE) & (jnp.where(v == h, hi, 0).sum(-1) >= 1) & ~((lo > 0) & (v != h)).any(-1)
+    k0 = k[..., 0]
+    return jnp.where(
+        k0 == SET,
+        _set_ok(g, h, r, lo, hi),
+        jnp.where(
+            k0 == SEQUENCE,
+            _sequence_ok(n, h, r, lo, hi, lo_j, hi_j, suit_hi, suit_ok, joker_keeps_suitedness),
+            jnp.where(k0 == SET_SEQUENCE, _set_sequence_ok(g, n, h, r, lo, hi, lo_j, hi_j), single),
+        ),
+    )
+
+
+def _set_ok(g: Array, rank: Array, req: Array, lo: Array, hi: Array) -> Array:
+    v = jnp.asarray(_V)
+    allowed = (v == rank) | ((req == ANY) & (v >= TWO) & (v > rank))
+    fits = ~((lo > 0) & ~allowed).any(-1)
+    low, high = jnp.where(allowed, lo, 0).sum(-1), jnp.where(allowed, hi, 0).sum(-1)
+    natural = jnp.where(v == rank, hi, 0).sum(-1) >= 1
+    g0, r0 = g[..., 0], req[..., 0]
+    return (r0 != NONE) & fits & natural & (low <= g0) & (g0 <= high) & (rank[..., 0] < NUM_VALUES - 1)
+
+
+def _run(length: Array, top: Array) -> tuple[Array, Array]:
+    """The values of the run (a mask over the 15 values) and whether the top is possible for that length."""
+    v = jnp.asarray(_V)
+    run = (v >= top - length + 1) & (v <= top)
+    return run, (top[..., 0] <= ACE) & (top[..., 0] >= length[..., 0] - 1)
+
+
+def _sequence_ok(
+    length: Array,
+    top: Array,
+    req: Array,
+    lo: Array,
+    hi: Array,
+    lo_j: Array,
+    hi_j: Array,
+    suit_hi: Array,
+    suit_ok: Array,
+    joker_keeps_suitedness: bool,
+) -> Array:
+    run, valid = _run(length, top)
+    joker = jnp.asarray(_JOKER)
+    valid &= ~((lo > 0) & ~run & ~joker).any(-1) & ~((lo > 1) & run).any(-1)
+    fill = jnp.minimum(hi, 1)
+    forced = (run & (fill == 0)).sum(-1)  # ranks only a joker can fill
+    optional = (run & (lo == 0) & (fill == 1)).sum(-1)  # ranks a natural or a joker can fill
+    with_jokers = jnp.maximum(forced, lo_j) <= jnp.minimum(forced + optional, hi_j)
+    pure = (forced == 0) & (lo_j == 0)
+    run12 = run[..., None, : ACE + 1]
+    lo12 = lo[..., None, : ACE + 1]
+    forced_s = (run12 & ~suit_hi).sum(-1)
+    optional_s = (run12 & (lo12 == 0) & suit_hi).sum(-1)
+    lo_js, hi_js = lo_j[..., None], hi_j[..., None]
+    pure_s = suit_ok & (forced_s == 0) & (lo_js == 0)
+    if joker_keeps_suitedness:
+        suited = (suit_ok & (jnp.maximum(forced_s, lo_js) <= jnp.minimum(forced_s + optional_s, hi_js))).any(-1)
+    else:
+        suited = pure_s.any(-1)
+    suited_pure = pure_s.any(-1)
+    r = req[..., 0]
+    ok = jnp.where(
+        r == ANY,
+        with_jokers,
+        jnp.where(
+            r == PURE,
+            pure,
+            jnp.where(r == SUITED, suited, jnp.where(r == SUITED_OR_PURE, suited | pure, suited_pure & (r != NONE))),
+        ),
+    )
+    return valid & ok
+
+
+def _set_sequence_ok(
+    g: Array, length: Array, top: Array, req: Array, lo: Array, hi: Array, lo_j: Array, hi_j: Array
+) -> Array:
+    run, valid = _run(length, top)
+    valid &= ~((lo > 0) & ~run & jnp.asarray(_NATURAL)).any(-1) & ~((lo > g) & run).any(-1)
+    fill = jnp.minimum(hi, g)
+    low_sum = jnp.where(run, lo, 0).sum(-1)
+    max_sum = jnp.where(run, fill, 0).sum(-1)
+    forced = (run & (fill == 0)).sum(-1)
+    optional = (run & (lo == 0) & (fill > 0)).sum(-1)
+    twos = jnp.arange(5)[:, None]
+    jokers = jnp.arange(3)[None, :]
+    ex = (..., None, None)
+    lo2, hi2 = lo[..., TWO][ex], hi[..., TWO][ex]
+    naturals = (g[..., 0] * length[..., 0])[ex] - twos - jokers
+    low_sum, max_sum, forced, optional = low_sum[ex], max_sum[ex], forced[ex], optional[ex]
+    empty = forced + jnp.maximum(0, optional - (naturals - low_sum))  # fewest ranks left without a natural
+    r = req[..., 0][ex]
+    ok = (
+        (lo2 <= twos)
+        & (twos <= hi2)
+        & (lo_j[ex] <= jokers)
+        & (jokers <= hi_j[ex])
+        & (low_sum <= naturals)
+        & (naturals <= max_sum)
+        & (empty <= jokers)
+        & ((r == ANY) | ((r == PURE) & (twos == 0) & (jokers == 0)))
+    )
+    return valid & ok.any(axis=(-2, -1))
+
+
+def _counts(cards: Array) -> Array:
+    """Cards per value (15) of a (54,) bool card set."""
+    return cards.astype(INT) @ jnp.asarray(VALUE_HOT)
+
+
+def _by_suit(cards: Array) -> Array:
+    """``(..., 4, 12)``: whether each suit's natural of each value 3 … A is in the card set ``(..., 54)``."""
+    naturals = cards[..., :NATURALS]
+    return jnp.swapaxes(naturals.reshape((*naturals.shape[:-1], ACE + 1, 4)), -1, -2)
+
+
+def legal_shapes(hand: Array, joker_keeps_suitedness: bool) -> Array:
+    """(Lead) ``(28,)``: the shapes some combination of the hand has."""
+    kinds, groups, lengths = (jnp.asarray(SHAPES[:, i])[:, None] for i in range(3))
+    tops = jnp.arange(NUM_VALUES)[None, :]
+    zero = jnp.zeros(NUM_VALUES, INT)
+    ok = feasible(
+        kinds,
+        groups,
+        lengths,
+        tops,
+        ANY,
+        zero,
+        _counts(hand),
+        _by_suit(hand),
+        jnp.ones(4, bool),
+        joker_keeps_suitedness,
+    )
+    return ok.any(-1)
+
+
+def legal_tops(hand: Array, shape: Array, beat: tuple[Array, ...], joker_keeps_suitedness: bool) -> Array:
+    """(Set) sequences ``(13,)``: the top ranks some beating completion has. ``beat``: the table's shape, top rank,
+    wild and suited flags."""
+    kind, group, length = (jnp.asarray(SHAPES)[shape, i] for i in range(3))
+    tops = jnp.arange(TWO + 1)
+    req = requirement(beat, kind, tops)
+    zero = jnp.zeros(NUM_VALUES, INT)
+    return feasible(
+        kind, group, length, tops, req, zero, _counts(hand), _by_suit(hand), jnp.ones(4, bool), joker_keeps_suitedness
+    )
+
+
+def legal_picks(
+    hand: Array,
+    picks: Array,
+    last: Array,
+    shape: Array,
+    build_top: Array,
+    beat: tuple[Array, ...],
+    joker_keeps_suitedness: bool,
+) -> Array:
+    """``(54,)``: the cards that may be picked next (each keeps a beating completion within reach)."""
+    kind, group, length = (jnp.asarray(SHAPES)[shape, i] for i in range(3))
+    value = jnp.asarray(VALUE)
+    picked = _counts(picks)
+    lo = picked[None, :] + jnp.asarray(VALUE_HOT)
+    same_above = jnp.asarray(SAME_VALUE_ABOVE).astype(INT) @ hand.astype(INT)
+    v = jnp.asarray(_V)[None, :]
+    below, at = v < value[:, None], v == value[:, None]
+    hi = jnp.where(below, picked[None, :], jnp.where(at, lo + same_above[:, None], _counts(hand)[None, :]))
+    with_candidate = picks[None, :] | jnp.eye(NUM_CARDS, dtype=bool)
+    reachable = with_candidate | (hand[None, :] & jnp.asarray(ABOVE))
+    off_suit = jnp.asarray(SUIT_OF)[None, :] != jnp.arange(4)[:, None]  # (4, 48)
+    suit_ok = ~(with_candidate[:, None, :NATURALS] & off_suit[None]).any(-1)
+    top = jnp.where((kind >= SEQUENCE) | picks.any(), build_top, value)
+    req = requirement(beat, kind, top)
+    ok = feasible(kind, group, length, top, req, lo, hi, _by_suit(reachable), suit_ok, joker_keeps_suitedness)
+    return ok & hand & ~picks & (jnp.arange(NUM_CARDS) > last)
