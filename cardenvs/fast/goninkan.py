@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from cardenvs.core.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, shuffled_places, take
+from cardenvs.fast.arrays import keep_finished, shuffled_places, take, with_mask_and_view
 from cardenvs.fast.goninkan_obs import observe
 from cardenvs.fast.goninkan_rules import (
     A_LEAD_CHOICE,
@@ -370,6 +370,4 @@ class GoninkanFast:
         return observe(self, s, jnp.asarray(player, INT))
 
     def _finish(self, s: State) -> State:
-        return s._replace(
-            legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
-        )
+        return with_mask_and_view(s, self.legal_mask, self.observe)
