@@ -14,15 +14,17 @@ The engines are driven directly (no PettingZoo bookkeeping), observations and ma
 preallocated buffers (engines' ``observe_into``), and finished games are re-dealt from per-game random streams,
 so a batch is reproducible from its seed. The returned arrays are reused by the next call: copy what you keep.
 
-Speed: each game is still a Python rules engine stepped one at a time, so the gain over the AEC loop is only the
-bookkeeping the loop skips (about 1.1-1.3x, see docs/benchmarks.md); batches of 16-64 games are fastest, larger
-ones slow down as the games' state no longer fits in the CPU caches.
+Speed: each game of a :class:`BatchedGames` is still a Python rules engine stepped one at a time, so the gain over
+the AEC loop is only the bookkeeping the loop skips (about 1.1-1.3x, see docs/benchmarks.md). :func:`batched_games`
+hands out the JAX fast path instead (``cardenvs.fast``, the same interface, observations, masks and rewards) where
+it is installed, plays the game and its options, and is faster: ``backend="auto"``, see docs/fast.md.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -52,6 +54,34 @@ class BatchStep:
     @property
     def done(self) -> np.ndarray:
         return self.terminated | self.truncated
+
+
+Backend = Literal["auto", "python", "jax"]
+BACKENDS: tuple[Backend, ...] = ("auto", "python", "jax")
+FAST_GAMES: dict[str, str] = {
+    "cardenvs/verish_ne_verish-v0": "VerishFast",
+    "cardenvs/kyuuri-v0": "KyuuriFast",
+    "cardenvs/yukushi-v0": "YukushiFast",
+    "cardenvs/zheng_shang_you-v0": "ZhengShangYouFast",
+    "cardenvs/goninkan-v1": "GoninkanFast",
+}
+"""The games with a JAX fast path, by the class in :mod:`cardenvs.fast` that plays them (named here so that choosing
+a backend imports no JAX)."""
+JAX_FROM_GAMES = 64
+"""``backend="auto"`` takes the JAX path from this many games on: below it the per-call cost of a jitted step loses
+to the Python engines (Yukushi, 8 players, per CPU second: 12k against 20k at 16 games, 37k against 19k at 64,
+94k against 21k at 256; docs/fast.md, "Backends")."""
+
+
+class Batch(Protocol):
+    """What either backend offers (:class:`BatchedGames`, ``cardenvs.fast.batched.FastBatchedGames``)."""
+
+    num_games: int
+    num_players: int
+
+    def reset(self) -> BatchStep: ...
+
+    def step(self, actions: np.ndarray) -> BatchStep: ...
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -136,3 +166,43 @@ class BatchedGames:
         b.players[i] = player
         game.observe_into(player, b.observations[i])
         b.masks[i] = game.legal_mask()
+
+
+def batched_games(
+    env_id: str, num_games: int, seed: int = 0, max_steps: int | None = None, backend: Backend = "auto", **options: Any
+) -> Batch:
+    """``num_games`` games of ``env_id`` stepped together, on the Python engines (:class:`BatchedGames`) or the JAX
+    fast path (``cardenvs.fast.batched.FastBatchedGames``): the same observations, masks and rewards, the same
+    re-dealing of finished games; the random deals differ (each backend has its own generator).
+
+    ``backend="python"`` always takes the engines; ``"jax"`` the fast path, and fails with an error that says why
+    where it cannot (JAX not installed, a game or an option it does not play); ``"auto"`` takes the fast path where
+    it can and ``num_games`` is at least :data:`JAX_FROM_GAMES`, else the engines, silently. The fast path compiles
+    its step first (seconds to a minute on a CPU), which pays off over long runs only."""
+    if backend not in BACKENDS:
+        raise InvalidOptionError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    game = definition(env_id)
+    checked = build_options(game.options_type, options, game=game.env_id)  # bad options fail alike on both
+    steps = max_steps if max_steps is not None else game.default_max_steps(checked)
+    if backend == "python" or (backend == "auto" and num_games < JAX_FROM_GAMES):
+        return BatchedGames(env_id, num_games, seed, steps, **options)
+    why_not = _no_fast_path(game.env_id)
+    if why_not is None:
+        from cardenvs.fast.batched import FastBatchedGames
+
+        try:
+            return FastBatchedGames(num_games, seed, game=game.env_id, max_steps=steps, **options)
+        except InvalidOptionError as refused:  # an option the fast path does not play (its message names it)
+            why_not = str(refused)
+    if backend == "jax":
+        raise InvalidOptionError(f"backend='jax' is not possible for {game.env_id}: {why_not}")
+    return BatchedGames(env_id, num_games, seed, steps, **options)
+
+
+def _no_fast_path(env_id: str) -> str | None:
+    """Why ``env_id`` has no JAX fast path here, or ``None`` if it has one."""
+    if env_id not in FAST_GAMES:
+        return f"it has no fast path (those with one: {', '.join(sorted(FAST_GAMES))})"
+    if importlib.util.find_spec("jax") is None:
+        return "JAX is not installed (pip install -e '.[fast]')"
+    return None

@@ -22,6 +22,7 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
     assert "steps/s, seeded every reset" in text and "| game | `clone()`/s | `resample_hidden()`/s |" in text
     if importlib.util.find_spec("rlcard"):  # the bench extra (PettingZoo's leduc needs RLCard)
         assert "| pettingzoo leduc_holdem_v4 raw_env, seeded once |" in text and "| reference peer |" in text
+        assert "| ratio, decisions/s |" in text  # the measure of the targets (issue 22 item 2)
     written = page.read_text()
     assert written.startswith("# Benchmarks") and written.endswith("after\n") and "\nold\n" not in written
     assert text in written

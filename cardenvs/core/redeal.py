@@ -15,17 +15,33 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 
+def _confined(class_counts: Mapping[int, int], m: int) -> list[tuple[int, int]]:
+    """``(S, cards allowed only inside S)`` for the sets ``S`` of players, short of all of them, that Hall's
+    condition needs checked: the unions of classes. Any other non-empty ``S`` confines exactly the cards of the
+    union ``U`` of the classes inside it, in no more room than ``U`` has (``U`` lies in ``S``). Cards allowed
+    everywhere (usually most) are confined only by the set of all players: the totals, checked apart."""
+    everyone = (1 << m) - 1
+    classes = [(mask, count) for mask, count in class_counts.items() if count and mask & everyone != everyone]
+    unions = {0}
+    for mask, _ in classes:
+        unions |= {union | mask for union in unions}
+    unions -= {0, everyone}
+    return [(subset, sum(count for mask, count in classes if mask & ~subset == 0)) for subset in unions]
+
+
+def _room(capacity: Sequence[int], subset: int) -> int:
+    return sum(capacity[i] for i in range(len(capacity)) if subset >> i & 1)
+
+
 def hall_feasible(class_counts: Mapping[int, int], capacity: Sequence[int]) -> bool:
     """Whether cards grouped by allowed-player bit set (``class_counts[mask] = number of cards``) can all be
-    placed in players of the given ``capacity`` (index = bit)."""
-    m = len(capacity)
+    placed in players of the given ``capacity`` (index = bit): for every set ``S`` of players, the cards allowed
+    only inside ``S`` fit in the capacity of ``S`` (Hall's condition; see :func:`_confined` for the sets checked)."""
     if sum(class_counts.values()) > sum(capacity):
         return False
-    for subset in range(1, 1 << m):
-        inside = sum(count for mask, count in class_counts.items() if mask & ~subset == 0)
-        if inside and inside > sum(capacity[i] for i in range(m) if subset >> i & 1):
-            return False
-    return True
+    if class_counts.get(0, 0) > min(capacity, default=0):  # cards allowed nowhere, in the smallest non-empty set
+        return False
+    return all(inside <= _room(capacity, subset) for subset, inside in _confined(class_counts, len(capacity)))
 
 
 def constrained_deal(
@@ -43,22 +59,37 @@ def constrained_deal(
     counts: dict[int, int] = {}
     for mask in allowed:
         counts[mask & everyone] = counts.get(mask & everyone, 0) + 1
-    if not hall_feasible(counts, capacity):
+    if not hall_feasible(counts, capacity) or counts.get(0):
         raise ValueError("no deal meets the constraints")
     hands: list[list[int]] = [[] for _ in range(m)]
     room = list(capacity)
+    # Hall's condition kept up card by card on the sets it needs (those of the classes dealt so far are among them):
+    # the cards each confines and the room it has left
+    confined = _confined(counts, m)
+    sets = [subset for subset, _ in confined]
+    inside = [cards_inside for _, cards_inside in confined]
+    space = [_room(room, subset) for subset in sets]
     constrained = [k for k in range(len(cards)) if allowed[k] & everyone != everyone]
-    for k in (constrained[i] for i in rng.permutation(len(constrained))):
+    for i in rng.permutation(len(constrained)).tolist():
+        k = constrained[i]
         mask = allowed[k] & everyone
-        counts[mask] -= 1
-        for player in rng.permutation(m):
-            if not mask >> player & 1 or room[player] == 0:
-                continue
-            room[player] -= 1
-            if hall_feasible(counts, room):
+        # what is left fits (it fitted with this card); giving it to a player keeps it so unless a set of players
+        # that holds him is filled by the cards it confines
+        full = 0
+        for j, subset in enumerate(sets):
+            if mask & ~subset == 0:
+                inside[j] -= 1
+            if inside[j] and inside[j] >= space[j]:
+                full |= subset
+        takers = mask & ~full
+        for player in rng.permutation(m).tolist():
+            if takers >> player & 1 and room[player]:
+                room[player] -= 1
                 hands[player].append(cards[k])
+                for j, subset in enumerate(sets):
+                    if subset >> player & 1:
+                        space[j] -= 1
                 break
-            room[player] += 1
         else:  # pragma: no cover - Hall's condition guarantees a feasible choice
             raise AssertionError("constrained_deal lost feasibility")
     free = [cards[k] for k in range(len(cards)) if allowed[k] & everyone == everyone]

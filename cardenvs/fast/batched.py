@@ -12,16 +12,18 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+import cardenvs.fast
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.fast.arrays import GameState
-from cardenvs.fast.verish import State, VerishFast
-from cardenvs.vector import BatchStep
+from cardenvs.registry import definition
+from cardenvs.vector import FAST_GAMES, BatchStep
 
 Dealt = TypeVar("Dealt", covariant=True)
 
 
 class FastGame(Protocol[Dealt]):
-    """What re-dealing needs of a fast game (``VerishFast``, ``KyuuriFast``): a random deal from a key."""
+    """What re-dealing needs of a fast game (``VerishFast``, ``KyuuriFast``, ``YukushiFast``): a random deal from a
+    key."""
 
     def init(self, key: jax.Array) -> Dealt: ...
 
@@ -52,21 +54,37 @@ def redeal_finished(env: FastGame[GameState], state: GameState, key: jax.Array, 
 
 
 class FastBatchedGames:
-    """``num_games`` JAX Verish' ne verish' games stepped together (options as ``VerishFast`` takes them)."""
+    """``num_games`` JAX games of ``game`` (an env id of :data:`cardenvs.vector.FAST_GAMES`) stepped together,
+    options as its fast class takes them (``max_steps`` included)."""
 
-    def __init__(self, num_games: int, seed: int = 0, compiler_options: dict[str, Any] | None = None, **options: Any):
+    def __init__(
+        self,
+        num_games: int,
+        seed: int = 0,
+        compiler_options: dict[str, Any] | None = None,
+        *,
+        game: str = "verish_ne_verish-v0",
+        **options: Any,
+    ):
         """``compiler_options``: XLA's, for the two programs compiled here (tests turn the optimiser off)."""
         if num_games < 1:
             raise InvalidOptionError(f"num_games must be at least 1, got {num_games}")
-        self.env = VerishFast(**options)
+        env_id = definition(game).env_id
+        if env_id not in FAST_GAMES:
+            raise InvalidOptionError(f"{env_id} has no JAX fast path; those that do: {', '.join(sorted(FAST_GAMES))}")
+        self.env = getattr(cardenvs.fast, FAST_GAMES[env_id])(**options)
         self.num_games = num_games
         self.num_players = self.env.num_players
         pool = max(1, num_games // 16)
         env = self.env
 
-        def step(state: State, actions: jax.Array, key: jax.Array) -> tuple[State, State]:
+        def step(state: Any, actions: jax.Array, key: jax.Array) -> tuple[Any, jax.Array, Outputs]:
+            # The key is split and the outputs gathered inside the program: every dispatch from Python costs more
+            # than a small batch's step (docs/fast.md, "Backends").
+            key, deal = jax.random.split(key)
             after = jax.vmap(env.step)(state, actions)
-            return redeal_finished(env, after, key, pool), after
+            state = redeal_finished(env, after, deal, pool)
+            return state, key, _outputs(state, after.rewards, after.terminated, after.truncated)
 
         self._key = jax.random.PRNGKey(seed)
         keys = jax.random.split(self._key, num_games)
@@ -75,31 +93,39 @@ class FastBatchedGames:
         actions = jnp.zeros(num_games, jnp.int32)
         self._step = jax.jit(step).lower(self.state, actions, self._key).compile(compiler_options)
 
-    def reset_state(self) -> State:
+    def reset_state(self) -> Any:
         self._key, deal = jax.random.split(self._key)
         return self._init(jax.random.split(deal, self.num_games))
 
     def reset(self) -> BatchStep:
         """Deal every game afresh and return the first decision of each."""
         self.state = self.reset_state()
-        zeros = np.zeros(self.num_games, dtype=bool)
-        return self._batch(self.state, np.zeros((self.num_games, self.num_players)), zeros, zeros)
+        s = self.state
+        return _batch(jax.device_get(_outputs(s, jnp.zeros_like(s.rewards), s.terminated, s.truncated)))
 
     def step(self, actions: np.ndarray) -> BatchStep:
         """Apply one action in every game (for its player to act); finished games are re-dealt in place."""
         if len(actions) != self.num_games:
             raise InvalidOptionError(f"need {self.num_games} actions (one per game), got {len(actions)}")
-        self._key, key = jax.random.split(self._key)
-        self.state, after = self._step(self.state, jnp.asarray(actions, jnp.int32), key)
-        rewards = np.asarray(after.rewards, dtype=np.float64)
-        return self._batch(self.state, rewards, np.asarray(after.terminated), np.asarray(after.truncated))
+        self.state, self._key, outputs = self._step(self.state, np.asarray(actions, np.int32), self._key)
+        return _batch(jax.device_get(outputs))
 
-    def _batch(self, state: State, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> BatchStep:
-        return BatchStep(
-            observations=np.asarray(state.observation),
-            masks=np.asarray(state.legal_action_mask, dtype=np.int8),
-            players=np.asarray(state.current_player, dtype=np.int64),
-            rewards=rewards,
-            terminated=terminated,
-            truncated=truncated,
-        )
+
+Outputs = tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]
+
+
+def _outputs(state: Any, rewards: jax.Array, terminated: jax.Array, truncated: jax.Array) -> Outputs:
+    """What a :class:`BatchStep` holds, as arrays fetched in one transfer."""
+    return state.observation, state.legal_action_mask, state.current_player, rewards, terminated, truncated
+
+
+def _batch(outputs: tuple[np.ndarray, ...]) -> BatchStep:
+    observations, masks, players, rewards, terminated, truncated = outputs
+    return BatchStep(
+        observations=observations,
+        masks=masks.astype(np.int8),
+        players=players.astype(np.int64),
+        rewards=rewards.astype(np.float64),
+        terminated=terminated,
+        truncated=truncated,
+    )

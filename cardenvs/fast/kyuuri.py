@@ -3,7 +3,7 @@ pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at once.
 
 The rules, the 13 action ids (play a rank, ``2`` = 0 … ``A`` = 12) and the observation vector are those of the
 reference engine (:mod:`cardenvs.kyuuri.rules`, the oracle; ``tests/fast`` plays both side by side), for every
-option but ``reincarnation``: 2–7 players, the thresholds, ``ties_all_score``, ``ace_lead_forces_lowest``,
+option: 2–7 players, the thresholds, ``reincarnation``, ``ties_all_score``, ``ace_lead_forces_lowest``,
 ``swedish_gurka``, ``fixed_deals``, ``max_deals``, both episode units and both reward modes. A game lasts several
 deals, so the state carries a random key and each new deal is shuffled inside ``step``. Every branch of the rules
 is computed for every game and the right one selected (``jnp.where``).
@@ -45,6 +45,7 @@ class State(NamedTuple):
     dealer: Array  # ()
     penalties: Array  # (n,) accumulated penalty points
     eliminated: Array  # (n,) bool
+    cucumbers: Array  # (n,) bool, reincarnated once (reincarnation)
     deals_played: Array  # () deals completed
     key: Array  # (2,) uint32, shuffles the later deals
     current_player: Array  # () seat to act, -1 once the game is over
@@ -57,15 +58,13 @@ class State(NamedTuple):
 
 
 class KyuuriFast:
-    """Kyuuri for JAX; options as ``cardenvs/kyuuri-v0`` takes them (all but ``reincarnation``)."""
+    """Kyuuri for JAX; options as ``cardenvs/kyuuri-v0`` takes them."""
 
     num_actions = NUM_RANKS
 
     def __init__(self, max_steps: int | None = None, **options: Any):
         """``max_steps``: the step cap (truncation); by default the reference env's, never reached by the rules."""
         opts: KyuuriOptions = build_options(KyuuriOptions, options, game="kyuuri-v0")
-        if opts.reincarnation:
-            raise InvalidOptionError("the JAX path does not play reincarnation=True (every other option it does)")
         n = opts.num_players
         if max_steps is None:
             max_steps = opts.hand_size * n * opts.deals_cap + 1
@@ -123,6 +122,7 @@ class KyuuriFast:
             dealer=dealer,
             penalties=jnp.zeros(n, INT),
             eliminated=jnp.zeros(n, bool),
+            cucumbers=jnp.zeros(n, bool),
             deals_played=zero,
             key=jax.random.PRNGKey(0) if key is None else key,
             current_player=leader,
@@ -159,7 +159,9 @@ class KyuuriFast:
         deltas *= deal_done
         penalties = s.penalties + deltas
         deals_played = s.deals_played + deal_done
-        eliminated, over, rewards = self._outcome(deal_done, losers, penalties, deltas, s.eliminated, deals_played)
+        eliminated, cucumbers, penalties, over, rewards = self._outcome(
+            deal_done, losers, penalties, deltas, s.eliminated, s.cucumbers, deals_played
+        )
         new_deal = deal_done & ~over
         still = ~eliminated
         dealer = jnp.where(new_deal, next_seat(s.dealer, still), s.dealer)
@@ -183,6 +185,7 @@ class KyuuriFast:
             dealer=dealer,
             penalties=penalties,
             eliminated=eliminated,
+            cucumbers=cucumbers,
             deals_played=deals_played,
             key=jnp.where(new_deal, key, s.key),
             current_player=jnp.where(over, -1, jnp.where(trick_done, leader, follower)),
@@ -201,9 +204,17 @@ class KyuuriFast:
         return losers, losers * value - bonus
 
     def _outcome(
-        self, deal_done: Array, losers: Array, penalties: Array, deltas: Array, eliminated: Array, deals_played: Array
-    ) -> tuple[Array, Array, Array]:
-        """After a deal's scoring (``deal_done``): who is out, whether the game is over, and the step's rewards."""
+        self,
+        deal_done: Array,
+        losers: Array,
+        penalties: Array,
+        deltas: Array,
+        eliminated: Array,
+        cucumbers: Array,
+        deals_played: Array,
+    ) -> tuple[Array, Array, Array, Array, Array]:
+        """After a deal's scoring (``deal_done``): who is out, who has a cucumber, the penalties after
+        reincarnations (``scoring.apply_limit``), whether the game is over, and the step's rewards."""
         opts = self.options
         big = jnp.iinfo(INT).max
         if opts.episode == "deal":
@@ -215,7 +226,11 @@ class KyuuriFast:
             over_by_limit = jnp.zeros((), bool)
             if opts.eliminates:
                 beyond = penalties > opts.threshold if opts.threshold_strict else penalties >= opts.threshold
-                hit = deal_done & alive & beyond
+                over_limit = deal_done & alive & beyond
+                hit = over_limit & cucumbers if opts.reincarnation else over_limit
+                reborn = over_limit & ~hit  # reset to the highest penalty of those below the limit (0 if none)
+                penalties = jnp.where(reborn, jnp.max(jnp.where(alive & ~over_limit, penalties, 0)), penalties)
+                cucumbers = cucumbers | reborn
                 everyone = hit.any() & (hit.sum() == alive.sum())  # only possible with ties_all_score
                 standing = everyone & hit & (penalties == jnp.min(jnp.where(hit, penalties, big)))
                 out = hit & ~standing
@@ -229,7 +244,7 @@ class KyuuriFast:
             over = over_by_limit | over_by_cap
             outcome = _share(jnp.where(over_by_limit, winners_by_limit, lowest), 1.0)
         rewards = jnp.where(over, outcome, 0.0) if opts.reward_mode == "outcome" else -deltas
-        return eliminated, over, rewards.astype(jnp.float32)
+        return eliminated, cucumbers, penalties, over, rewards.astype(jnp.float32)
 
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
@@ -262,7 +277,7 @@ class KyuuriFast:
             seat_hot(s.dealer),
             rotate(s.penalties, me),
             rotate(s.eliminated, me),
-            jnp.zeros(n),  # cucumbers: reincarnation is not played here
+            rotate(s.cucumbers, me),
             s.tricks_played[None],
             s.deals_played[None],
             (self.options.deals_cap - s.deals_played)[None],

@@ -11,6 +11,7 @@ those pairs; the team view of an observer is what all of them agree on, and :fun
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -139,10 +140,12 @@ def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
     pool = sorted(c for p in hidden for c in g.hands[p])  # not by holder: the rng alone decides
     capacity = [len(g.hands[p]) for p in hidden]
     bit = {p: 1 << i for i, p in enumerate(hidden)}
-    fixed = {c: int(g.known[observer, c]) for c in pool if g.known[observer, c] >= 0}
+    known = g.known[observer].tolist()
+    fixed = {c: known[c] for c in pool if known[c] >= 0}
+    free = _free_masks(g, pool, bit)
     if g.deal == 1:
-        fixed = _place_keys(g, observer, pool, fixed, bit, capacity, rng)
-    allowed = [bit[fixed[c]] if c in fixed else sum(bit[p] for p in hidden if may_hold(g, p, c)) for c in pool]
+        fixed = _place_keys(g, observer, pool, fixed, free, bit, capacity, rng)
+    allowed = [bit[fixed[c]] if c in fixed else free[c] for c in pool]
     for p, cards in zip(hidden, constrained_deal(pool, allowed, capacity, rng), strict=True):
         g.hands[p] = sorted(cards)
         g.hand_vec[p] = 0
@@ -151,11 +154,21 @@ def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
     return g
 
 
+def _free_masks(g: KankeiRules[Any], pool: list[int], bit: dict[int, int]) -> dict[int, int]:
+    """Per card of ``pool``: the bit set of the hidden players that ``may_hold`` it, worked out once per suit
+    (``may_hold`` depends on the card's suit only; the joker's is -1)."""
+    suit_of = g.cards.suit
+    one_per_suit = {int(suit_of[c]): c for c in pool}
+    by_suit = {suit: sum(b for p, b in bit.items() if may_hold(g, p, card)) for suit, card in one_per_suit.items()}
+    return {c: by_suit[int(suit_of[c])] for c in pool}
+
+
 def _place_keys(
     g: KankeiRules[Any],
     observer: int,
     pool: list[int],
     fixed: dict[int, int],
+    free: dict[int, int],
     bit: dict[int, int],
     capacity: list[int],
     rng: np.random.Generator,
@@ -169,11 +182,16 @@ def _place_keys(
                 trial[card] = holder
         counts: dict[int, int] = {}
         for c in pool:
-            mask = bit[trial[c]] if c in trial else sum(bit[p] for p in bit if may_hold(g, p, c))
+            mask = bit[trial[c]] if c in trial else free[c]
             counts[mask] = counts.get(mask, 0) + 1
         if hall_feasible(counts, capacity):
             return trial
     raise AssertionError(f"no deal of the key cards agrees with player {observer}'s knowledge")
+
+
+@cache
+def _columns(deck_size: int) -> np.ndarray:
+    return np.arange(deck_size)
 
 
 def _rederive(g: KankeiRules[Any], observer: int) -> None:
@@ -184,12 +202,11 @@ def _rederive(g: KankeiRules[Any], observer: int) -> None:
         g.deal1_holders = (holders[0], holders[1])
         if g.rules.hidden_teams and not g.team_public:
             g._set_team(sorted(team_for(g, holders[0], holders[1])))
-    for q in range(g.num_players):
-        if q == observer:
-            continue
-        for c in np.flatnonzero(g.known[q] >= 0):
-            if not g.hand_vec[int(g.known[q, c]), c]:
-                g.known[q, c] = -1
+    # every other player forgets a card he knew in a hand that no longer holds it
+    known = g.known
+    forgotten = (known >= 0) & (g.hand_vec[np.maximum(known, 0), _columns(g.deck_size)] == 0)
+    forgotten[observer] = False
+    known[forgotten] = -1
     if g.rules.is_goninkan and g.deal == 1 and g.nijukan_pending < 0:
         g._share_partner_keys()
     if g.swap_slots[1]:

@@ -17,6 +17,10 @@
 
 The observation is the env's flat ``observation`` vector (its layout is the game's
 :class:`~cardenvs.core.layout.ObservationLayout`), scaled into [−1, 1] per feature by default.
+
+It steps the Python engine, never the JAX fast path: one game stepped alone through a jitted step costs about 8×
+more per decision than the AEC env (Yukushi, 8 players: 1,600 against 12,400 decisions per CPU second), and the
+opponents' public views need the engine's event log (docs/fast.md, "Backends").
 """
 
 from __future__ import annotations

@@ -17,12 +17,17 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from cardenvs.zheng_shang_you import exchange as ex
-from cardenvs.zheng_shang_you.ranks import NUM_CARDS, bits_list, to_bits
+from cardenvs.zheng_shang_you.ranks import NUM_CARDS, bits_list
 
 if TYPE_CHECKING:
     from cardenvs.zheng_shang_you.rules import ZsyRules
 
 GameT = TypeVar("GameT", bound="ZsyRules")
+
+
+_PICK_BITS = np.left_shift(np.int64(1), np.arange(NUM_CARDS, dtype=np.int64))
+"""``1 << p`` for every pick index: a row of 0/1 card flags times this is its bit set (54 bits fit an int64)."""
+_PICK_OF_BIT = np.arange(NUM_CARDS, dtype=np.int64)
 
 
 def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
@@ -36,31 +41,36 @@ def resample_hidden(game: GameT, observer: int, rng: np.random.Generator) -> Gam
             giver = state.givers[slot]
             if card >= 0 and not state.revealed and giver != observer:
                 pending[giver] = slot
-    known: dict[int, int] = {}
-    hidden: dict[int, list[int]] = {}
-    for seat in range(n):
-        if seat == observer:
-            continue
+    known_rows = ((twin.known.data[observer] != 0) @ _PICK_BITS).tolist()  # seat-relative: row k is observer + k
+    seats = [seat for seat in range(n) if seat != observer]
+    known: list[int] = []  # per seat of ``seats``: the cards it keeps, then its whole new hand
+    sizes: list[int] = []
+    pooled = 0
+    for seat in seats:
         holding = twin.hands[seat]
         if seat in pending and state is not None:
             holding |= 1 << state.table[pending[seat]]
-        known[seat] = holding & to_bits(np.flatnonzero(twin.known.of(observer, seat)).tolist())
-        hidden[seat] = bits_list(holding & ~known[seat])
-    pool = sorted(p for cards in hidden.values() for p in cards)  # not by holder: the rng alone decides
-    shuffled = [pool[i] for i in rng.permutation(len(pool))]
-    for seat, cards in hidden.items():
-        holding = known[seat] | to_bits(shuffled[: len(cards)])
-        shuffled = shuffled[len(cards) :]
+        seen = known_rows[(seat - observer) % n]
+        known.append(holding & seen)
+        sizes.append((holding & ~seen).bit_count())
+        pooled |= holding & ~seen
+    pool = [1 << p for p in bits_list(pooled)]  # sorted, not by holder: the rng alone decides
+    order = rng.permutation(len(pool)).tolist()
+    start = 0
+    for i, size in enumerate(sizes):  # each seat's new cards are the next run of the shuffled pool
+        for j in order[start : start + size]:
+            known[i] |= pool[j]
+        start += size
+    for i, seat in enumerate(seats):
+        holding = known[i]
         if seat in pending and state is not None:
-            mine = bits_list(holding)
-            choices = ex.highest_cards(holding) if state.stage == ex.GIVE_HIGHEST else mine
+            choices = ex.highest_cards(holding) if state.stage == ex.GIVE_HIGHEST else bits_list(holding)
             table_card = choices[int(rng.integers(len(choices)))]
             state.table[pending[seat]] = table_card
             holding &= ~(1 << table_card)
         twin.hands[seat] = holding
-    twin.hand_vec = np.zeros((n, NUM_CARDS), dtype=np.float32)
-    for seat, bits in enumerate(twin.hands):
-        twin.hand_vec[seat, bits_list(bits)] = 1.0
+    hands = np.array(twin.hands, dtype=np.int64)
+    twin.hand_vec = ((hands[:, None] >> _PICK_OF_BIT) & 1).astype(np.float32)
     twin._summaries = [None] * n
     if state is None and twin.current_player not in (observer, -1):
         twin._start_turn(twin.current_player)

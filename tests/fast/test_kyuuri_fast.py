@@ -32,6 +32,7 @@ CASES: list[dict[str, Any]] = [
         "max_deals": 2,  # the games nobody ends by the limit end at the cap
     },
     {"num_players": 5, "swedish_gurka": True, "fixed_deals": 2, "max_steps": 45},  # all truncated in deal 2
+    {"num_players": 4, "reincarnation": True, "threshold": 12},  # reincarnated, then out
 ]
 
 
@@ -62,8 +63,6 @@ def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> N
     assert decisions > 8 * 20
 
 
-def test_reincarnation_is_refused() -> None:
-    with pytest.raises(InvalidOptionError, match="reincarnation"):
-        KyuuriFast(num_players=4, reincarnation=True)
+def test_unsupported_options_are_refused() -> None:
     with pytest.raises(InvalidOptionError, match="num_players"):
         KyuuriFast(num_players=8)
