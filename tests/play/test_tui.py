@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import fcntl
 import itertools
+import os
+import pty
 import re
+import struct
+import subprocess
 import sys
+import termios
 
 import pexpect
 import pytest
+from pexpect.fdpexpect import fdspawn
 
 import cardenvs
 
@@ -22,15 +29,22 @@ def _attempts(hand_size: int) -> list[str]:
     return ["", *singles, *pairs]
 
 
+def _in_a_terminal(argv: list[str], rows: int, columns: int) -> tuple[subprocess.Popen[bytes], fdspawn]:
+    """``argv`` started on a fresh pseudo-terminal of ``rows`` × ``columns``, and an expect handle on its other end.
+
+    subprocess starts it (fork and exec in C) rather than pexpect's ``pty.fork`` in Python: the worker running
+    this test may have imported JAX, whose threads make a Python-level fork unsafe (and JAX warns)."""
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    process = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True)
+    os.close(terminal)
+    return process, fdspawn(controller, encoding="utf-8", timeout=60)
+
+
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_play_every_game_to_the_end_in_a_terminal(env_id: str) -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "experiments.play", "--game", env_id, "--tui", "--pace", "0", "--seed", "3"],
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, 80),
-    )
+    argv = [sys.executable, "-m", "experiments.play", "--game", env_id, "--tui", "--pace", "0", "--seed", "3"]
+    process, child = _in_a_terminal(argv, rows=40, columns=80)
     screens: list[str] = []
     attempts: list[str] = []
     decisions = 0
@@ -52,8 +66,8 @@ def test_play_every_game_to_the_end_in_a_terminal(env_id: str) -> None:
             child.sendline("q")
         else:
             break
+    assert process.wait(timeout=60) == 0 and decisions > 0
     child.close()
-    assert child.exitstatus == 0 and decisions > 0
     text = "".join(screens)
     assert "Game over. Returns:" in text
     too_wide = [line for line in text.splitlines() if len(line.rstrip("\r")) > 80]
