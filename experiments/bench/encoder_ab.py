@@ -1,0 +1,107 @@
+"""Interleaved A/B of an observation encoder in one process: a game's seeded-once AEC loop with its encoder as
+registered (A) and with another encoder swapped in (B), beside PettingZoo's leduc raw env seeded once, in decisions
+per second of thread CPU time (the machine is shared, so wall time would measure the neighbours). Run with
+``PYTHONPATH`` at an older checkout, it measures that checkout's encoders (A only) against leduc.
+
+    python -m experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only kyuuri-v0]
+
+B is the from-scratch encoder (``encode_uncached``) of each game that keeps its observations between events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.testing.rollout import random_legal_action
+
+GAMES: dict[str, tuple[dict[str, Any], str]] = {
+    "verish_ne_verish-v0": ({"num_players": 6}, "cardenvs.verish_ne_verish.encoding"),
+    "yukushi-v0": ({"num_players": 8}, "cardenvs.yukushi.encoding"),
+    "kyuuri-v0": ({"num_players": 7}, "cardenvs.kyuuri.encoding"),
+}
+"""Env id → (benchmark options, the module whose ``encode_uncached`` is B)."""
+
+
+def _leduc_rate(env: Any, rng: np.random.Generator, seconds: float) -> float:
+    """PettingZoo leduc raw (seeded once, then plain resets), decisions per second of thread CPU time."""
+    made = 0
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        env.reset()
+        made += _play(env, rng)
+    return made / (time.thread_time() - start)
+
+
+def _play(env: Any, rng: np.random.Generator) -> int:
+    """One game of random legal play from the env's reset state; returns its decisions."""
+    made = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(random_legal_action(obs["action_mask"], rng))
+        made += 1
+    return made
+
+
+def _games_rate(env: Any, seeds: range) -> float:
+    """The same seeded games for A and B (a game's length and mix of decisions vary a lot between deals)."""
+    made = 0
+    start = time.thread_time()
+    for seed in seeds:
+        env.reset(seed=seed)
+        made += _play(env, np.random.default_rng(seed))
+    return made / (time.thread_time() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.4, help="leduc's time per round")
+    parser.add_argument("--games", type=int, default=3, help="seeded games of each env per round, for A and B")
+    parser.add_argument("--only", nargs="*", default=list(GAMES))
+    args = parser.parse_args(argv)
+    leduc = importlib.import_module("pettingzoo.classic.leduc_holdem_v4").raw_env()
+    leduc.reset(seed=0)
+    leduc_rng = np.random.default_rng(0)
+    rates: dict[str, list[float]] = {"leduc": []}
+    for _ in range(args.rounds):
+        rates["leduc"].append(_leduc_rate(leduc, leduc_rng, args.seconds))
+    for env_id in args.only:
+        options, module = GAMES[env_id]
+        env = cardenvs.make_raw(env_id, **options)
+        env.reset(seed=0)
+        engine_type: Any = type(env.game)
+        observer = engine_type.observer
+        uncached = getattr(importlib.import_module(module), "encode_uncached", None)
+        encoders = {"A": observer}
+        if uncached is not None:  # (a checkout from before the cache has no B)
+            encoders["B"] = dataclasses.replace(observer, encode=uncached)
+        _games_rate(env, range(args.games))  # warm-up
+        for round_ in range(args.rounds):
+            seeds = range(round_ * args.games, (round_ + 1) * args.games)
+            # A first in even rounds, B first in odd ones: the first pass over new seeds runs measurably slower
+            for name, encoder in sorted(encoders.items(), reverse=round_ % 2 == 1):
+                engine_type.observer = encoder
+                rates.setdefault(f"{env_id} {name}", []).append(_games_rate(env, seeds))
+            rates["leduc"].append(_leduc_rate(leduc, leduc_rng, args.seconds))
+        engine_type.observer = observer
+    base = statistics.median(rates["leduc"])
+    print(f"| loop | decisions/s (median of {args.rounds}) | × leduc |")
+    print("|---|---|---|")
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(f"| {name} | {median:,.0f} | {median / base:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
