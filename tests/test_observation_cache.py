@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from cardenvs.core.aec import CardGameEnv
-from cardenvs.kyuuri.encoding import encode_uncached as kyuuri_uncached
 from cardenvs.registry import make_raw
 from cardenvs.testing.rollout import random_legal_action
 from cardenvs.verish_ne_verish.encoding import encode_uncached as verish_uncached
@@ -22,8 +21,6 @@ Uncached = Callable[[Any, int, np.ndarray | None], np.ndarray]
 CASES: list[tuple[str, dict[str, Any], Uncached]] = [
     ("verish_ne_verish-v0", {"num_players": 6}, verish_uncached),
     ("verish_ne_verish-v0", {"num_players": 3, "deck_size": 36, "quad_discard_optional": True}, verish_uncached),
-    ("kyuuri-v0", {"num_players": 7}, kyuuri_uncached),
-    ("kyuuri-v0", {"num_players": 4, "ties_all_score": True, "reincarnation": True, "threshold": 10}, kyuuri_uncached),
     ("yukushi-v0", {"num_players": 3, "n_games": 2, "deal_from": "dealer", "max_play": 3}, yukushi_uncached),
     (
         "yukushi-v0",

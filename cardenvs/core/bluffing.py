@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -58,19 +57,6 @@ class ChallengeOutcome:
     pile_size: int
 
 
-COUNT_ARRAYS = ("hands", "pile_by_seat", "pile_count_by_seat", "known_held", "removed_public", "removed_own")
-"""The count arrays of a :class:`ClaimTable` that are views of its :attr:`~ClaimTable.all_counts`, in order."""
-
-
-@cache
-def count_offsets(num_players: int, num_ranks: int) -> dict[str, int]:
-    """Where each of :data:`COUNT_ARRAYS` starts in :attr:`ClaimTable.all_counts`, and ``"size"`` its length."""
-    n, r = num_players, num_ranks
-    sizes = (n * r, n * r, n, (n + 1) * n * r, r, n * r)
-    starts = np.cumsum((0, *sizes)).tolist()
-    return {**dict(zip(COUNT_ARRAYS, starts, strict=False)), "size": starts[-1]}
-
-
 class ClaimTable:
     """Hands, the current face-down pile, the play under construction and certain knowledge of hands."""
 
@@ -84,14 +70,20 @@ class ClaimTable:
         self.hidden_count = hidden_count
         """Whether the number of cards placed is hidden (every play then takes ``max_play`` pick-or-done steps)."""
         self.rank_totals = np.asarray(rank_totals, dtype=np.int16)
-        self.all_counts = np.zeros(count_offsets(n, r)["size"], dtype=np.int16)
-        """Every count array below is a view of this one (see :func:`count_offsets`), so that an encoder gathers
-        many groups with one ``take``; :meth:`clone` copies it and makes the views anew."""
-        self._view_counts()
+        self.hands = np.zeros((n, r), dtype=np.int16)
         self.hand_sizes = [0] * n
         self.plays: list[Play] = []
         self.claim_rank = -1
+        self.pile_by_seat = np.zeros((n, r), dtype=np.int16)
+        self.pile_count_by_seat = np.zeros(n, dtype=np.int16)
         self.pile_size = 0
+        self.known_held = np.zeros((n + 1, n, r), dtype=np.int16)
+        """``known_held[o, h, k]``: cards of rank ``k`` that player ``o`` knows for certain ``h`` holds; row ``n``
+        is public knowledge (an onlooker's, who put no cards in the pile)."""
+        self.removed_public = np.zeros(r, dtype=np.int16)
+        """Cards removed face up (Verish' quads), per rank."""
+        self.removed_own = np.zeros((n, r), dtype=np.int16)
+        """Each player's own cards removed face down (Yukushi's flushes), per rank."""
         self.building_rank = -1
         self.building = np.zeros(r, dtype=np.int16)
         self.building_count = 0
@@ -102,40 +94,27 @@ class ClaimTable:
         """``done`` steps taken on the play under construction (more than one only with ``hidden_count``)."""
         self.orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         """Seat-relative order of each observer (me first, then in play order)."""
-
-    def _view_counts(self) -> None:
-        """Make the count arrays views of :attr:`all_counts` (see :func:`count_offsets`)."""
-        n, r = self.num_players, self.num_ranks
-        at = count_offsets(n, r)
-        c = self.all_counts
-        self.hands = c[at["hands"] : at["pile_by_seat"]].reshape(n, r)
-        self.pile_by_seat = c[at["pile_by_seat"] : at["pile_count_by_seat"]].reshape(n, r)
-        self.pile_count_by_seat = c[at["pile_count_by_seat"] : at["known_held"]]
-        self.known_held = c[at["known_held"] : at["removed_public"]].reshape(n + 1, n, r)
-        """``known_held[o, h, k]``: cards of rank ``k`` that player ``o`` knows for certain ``h`` holds; row ``n``
-        is public knowledge (an onlooker's, who put no cards in the pile)."""
-        self.removed_public = c[at["removed_public"] : at["removed_own"]]
-        """Cards removed face up (Verish' quads), per rank."""
-        self.removed_own = c[at["removed_own"] :].reshape(n, r)
-        """Each player's own cards removed face down (Yukushi's flushes), per rank."""
+        self.others = [order[1:] for order in self.orders]
+        self.known_index = [
+            ((me * n + others[:, np.newaxis]) * r + np.arange(r)).ravel() for me, others in enumerate(self.others)
+        ]
+        """Flat indices of ``known_held[me, others[me]]`` per observer ``me`` (a ``take`` costs less than the
+        fancy index the encoder would build at every step)."""
 
     def clone(self) -> ClaimTable:
         """An independent copy (the seat orders and rank totals, never changed, are shared)."""
         new = object.__new__(ClaimTable)
         new.__dict__.update(self.__dict__)
-        new.all_counts = self.all_counts.copy()
-        new._view_counts()
+        new.hands = self.hands.copy()
+        new.pile_by_seat = self.pile_by_seat.copy()
+        new.pile_count_by_seat = self.pile_count_by_seat.copy()
+        new.known_held = self.known_held.copy()
+        new.removed_public = self.removed_public.copy()
+        new.removed_own = self.removed_own.copy()
         new.building = self.building.copy()
         new.hand_sizes = list(self.hand_sizes)
         new.plays = [Play(p.seat, p.cards.copy(), p.count, p.declared_rank, p.declared_count) for p in self.plays]
         return new
-
-    def __deepcopy__(self, memo: dict[int, object]) -> ClaimTable:
-        return self.clone()  # a generic deep copy would copy each view apart from the others
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
-        self._view_counts()  # unpickled views are arrays of their own: make them views again
 
     # ------------------------------------------------------------------ hands
     def set_hand(self, seat: int, counts: Sequence[int] | np.ndarray) -> None:

@@ -3,11 +3,9 @@ game shares, read from a :class:`~cardenvs.core.bluffing.ClaimTable`, and the gr
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
-from cardenvs.core.bluffing import ClaimTable, count_offsets
+from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.layout import ObservationLayout
 
 
@@ -49,49 +47,28 @@ def encode_match(
     obs[layout.offsets["games_left"]] = (n_games - played) / n_games
 
 
-_FOUR_ONES = np.ones(4, dtype=np.int16)
-
-
-@cache
-def _gathers(
-    num_players: int, num_ranks: int, layout: ObservationLayout
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Per observer ``me``: where in :attr:`ClaimTable.all_counts` the groups copied as they are lie (``hand``,
-    ``my_cards_in_pile``, ``pile_by_seat``, ``known_held``), where they go in the observation, and the four rows
-    ``unseen`` subtracts from the rank totals (hand, my cards in the pile, removed face up, my cards removed)."""
-    n, r = num_players, num_ranks
-    at, s = count_offsets(n, r), layout.slices
-    ranks = np.arange(r)
-    gathers = []
-    for me in range(n):
-        order = np.array([(me + k) % n for k in range(n)])
-        others = order[1:]
-        known = (at["known_held"] + (me * n + others[:, np.newaxis]) * r + ranks).ravel()
-        sources = [at["hands"] + me * r + ranks, at["pile_by_seat"] + me * r + ranks, at["pile_count_by_seat"] + order]
-        targets = [np.arange(s[g].start, s[g].stop) for g in ("hand", "my_cards_in_pile", "pile_by_seat", "known_held")]
-        unseen = np.array([sources[0], sources[1], at["removed_public"] + ranks, at["removed_own"] + me * r + ranks])
-        gathers.append((np.concatenate([*sources, known]), np.concatenate(targets), unseen))
-    return gathers
-
-
 def encode_claims(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout, me: int) -> None:
     """Write the shared feature groups of ``me``'s observation into ``obs`` (seat-relative), all but the player to act
-    and the play under construction (:func:`encode_building`). The count groups come from one gather: those of the
-    pile are zero while no claim stands (the pile is empty then)."""
-    counts = table.all_counts
-    sources, targets, unseen = _gathers(table.num_players, table.num_ranks, layout)[me]
-    obs[targets] = counts.take(sources)
-    obs[layout.slices["unseen"]] = table.rank_totals - _FOUR_ONES @ counts.take(unseen)  # a sum of rows, cheaper
+    and the play under construction (:func:`encode_building`)."""
+    n = table.num_players
+    order = table.orders[me]
+    s, o = layout.slices, layout.offsets
+    hand = table.hands[me]
+    mine_in_pile = table.pile_by_seat[me]
+    obs[s["hand"]] = hand
+    obs[s["unseen"]] = table.rank_totals - hand - mine_in_pile - table.removed_public - table.removed_own[me]
     if table.claim_rank >= 0:
-        o = layout.offsets
         obs[o["claim_rank"] + table.claim_rank] = 1.0
         latest = table.plays[-1]
         obs[o["last_play_count"]] = latest.count
-        obs[o["last_play_by"] + (latest.seat - me) % table.num_players] = 1.0
+        obs[o["last_play_by"] + (latest.seat - me) % n] = 1.0
         obs[o["pile_size"]] = table.pile_size
         obs[o["pile_plays"]] = len(table.plays)
+        obs[s["my_cards_in_pile"]] = mine_in_pile
+        obs[s["pile_by_seat"]] = table.pile_count_by_seat[order]
     sizes = table.hand_sizes
-    obs[layout.slices["hand_sizes"]] = sizes[me:] + sizes[:me]  # seat-relative, as ``orders[me]``
+    obs[s["hand_sizes"]] = sizes[me:] + sizes[:me]  # seat-relative, as ``orders[me]``
+    obs[s["known_held"]] = table.known_held.take(table.known_index[me])
 
 
 def encode_building(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout, me: int, to_act: int) -> None:

@@ -14,7 +14,6 @@ import numpy as np
 
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.layout import ObservationLayout
-from cardenvs.core.observation_cache import encode_cached, encode_from_scratch
 from cardenvs.kyuuri.rules import KyuuriGame
 
 R = NUM_RANKS
@@ -70,23 +69,14 @@ class Encoder:
         self.deals_left = f["deals_left"].offset
 
     def encode(self, game: KyuuriGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Player ``me``'s observation vector (written into ``out`` when given): the groups that change once a
-        deal kept per seat until the next (see :mod:`cardenvs.core.observation_cache`)."""
-        return encode_cached(game, me, out, game.deals_played, self.write_slow, self.write_fast)
-
-    def write_slow(self, game: KyuuriGame, me: int, obs: np.ndarray) -> None:
-        """The groups a deal's scoring changes (it also moves ``deals_played`` on, the cache's counter)."""
-        order = self.orders[me]
-        obs[self.dealer + (game.dealer - me) % game.num_players] = 1.0
-        obs[self.penalties] = game.penalties_array.take(order)
-        obs[self.eliminated] = game.eliminated_array.take(order)
-        obs[self.cucumbers] = game.cucumbers_array.take(order)
-        obs[self.deals_played] = game.deals_played
-        obs[self.deals_left] = game.options.deals_cap - game.deals_played
-
-    def write_fast(self, game: KyuuriGame, me: int, obs: np.ndarray) -> None:
-        """The hand, the cards played this deal and the trick in progress."""
+        """Player ``me``'s observation vector (written into ``out`` when given)."""
         n = game.num_players
+        order = self.orders[me]
+        if out is None:
+            obs = np.zeros(self.size, dtype=np.float32)
+        else:
+            obs = out
+            obs.fill(0.0)
         hand = game.hands[me]
         obs[self.hand] = hand
         obs[self.unseen] = game.unseen_base - hand
@@ -101,7 +91,14 @@ class Encoder:
             obs[self.leader + (trick.leader - me) % n] = 1.0
         if game.current_player >= 0:
             obs[self.to_act + (game.current_player - me) % n] = 1.0
+        obs[self.dealer + (game.dealer - me) % n] = 1.0
+        obs[self.penalties] = game.penalties_array.take(order)
+        obs[self.eliminated] = game.eliminated_array.take(order)
+        obs[self.cucumbers] = game.cucumbers_array.take(order)
         obs[self.tricks_played] = game.tricks_played
+        obs[self.deals_played] = game.deals_played
+        obs[self.deals_left] = game.options.deals_cap - game.deals_played
+        return obs
 
 
 @cache
@@ -119,9 +116,3 @@ def layout_of(game: KyuuriGame) -> ObservationLayout:
 def encode(game: KyuuriGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
     """Player ``me``'s observation vector (written into ``out`` when given)."""
     return encoder(game.layout, game.num_players).encode(game, me, out)
-
-
-def encode_uncached(game: KyuuriGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
-    """:func:`encode` with every group written now (the reference of the cache's tests)."""
-    coder = encoder(game.layout, game.num_players)
-    return encode_from_scratch(game, me, out, coder.write_slow, coder.write_fast)

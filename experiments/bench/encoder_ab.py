@@ -3,9 +3,11 @@ registered (A) and with another encoder swapped in (B), beside PettingZoo's ledu
 per second of thread CPU time (the machine is shared, so wall time would measure the neighbours). Run with
 ``PYTHONPATH`` at an older checkout, it measures that checkout's encoders (A only) against leduc.
 
-    python -m experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only kyuuri-v0]
+    python -m experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only yukushi-v0] [--base cardenvs_base]
 
 B is the from-scratch encoder (``encode_uncached``) of each game that keeps its observations between events.
+``--base NAME`` adds the games of an older checkout in the same process: a copy of its ``cardenvs`` folder renamed
+``NAME`` (every ``cardenvs.`` import in it rewritten), on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from cardenvs.testing.rollout import random_legal_action
 GAMES: dict[str, tuple[dict[str, Any], str]] = {
     "verish_ne_verish-v0": ({"num_players": 6}, "cardenvs.verish_ne_verish.encoding"),
     "yukushi-v0": ({"num_players": 8}, "cardenvs.yukushi.encoding"),
-    "kyuuri-v0": ({"num_players": 7}, "cardenvs.kyuuri.encoding"),
 }
 """Env id → (benchmark options, the module whose ``encode_uncached`` is B)."""
 
@@ -63,12 +64,20 @@ def _games_rate(env: Any, seeds: range) -> float:
     return made / (time.thread_time() - start)
 
 
+def _set_observer(engine_type: Any, observer: Any) -> None:
+    if observer is not None:
+        engine_type.observer = observer
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.4, help="leduc's time per round")
     parser.add_argument("--games", type=int, default=3, help="seeded games of each env per round, for A and B")
     parser.add_argument("--only", nargs="*", default=list(GAMES))
+    parser.add_argument(
+        "--base", default="", help="a package holding an older checkout's cardenvs under another name, run as 'base'"
+    )
     args = parser.parse_args(argv)
     leduc = importlib.import_module("pettingzoo.classic.leduc_holdem_v4").raw_env()
     leduc.reset(seed=0)
@@ -83,16 +92,23 @@ def main(argv: list[str] | None = None) -> None:
         engine_type: Any = type(env.game)
         observer = engine_type.observer
         uncached = getattr(importlib.import_module(module), "encode_uncached", None)
-        encoders = {"A": observer}
+        variants = {"A": (env, observer)}
         if uncached is not None:  # (a checkout from before the cache has no B)
-            encoders["B"] = dataclasses.replace(observer, encode=uncached)
-        _games_rate(env, range(args.games))  # warm-up
+            variants["B"] = (env, dataclasses.replace(observer, encode=uncached))
+        if args.base:
+            base_env = importlib.import_module(f"{args.base}.registry").make_raw(env_id, **options)
+            variants["base"] = (base_env, None)
+        for played, encoder in variants.values():
+            _set_observer(engine_type, encoder)
+            _games_rate(played, range(args.games))  # warm-up
         for round_ in range(args.rounds):
             seeds = range(round_ * args.games, (round_ + 1) * args.games)
-            # A first in even rounds, B first in odd ones: the first pass over new seeds runs measurably slower
-            for name, encoder in sorted(encoders.items(), reverse=round_ % 2 == 1):
-                engine_type.observer = encoder
-                rates.setdefault(f"{env_id} {name}", []).append(_games_rate(env, seeds))
+            # the order turns round by round: the first pass over new seeds runs measurably slower
+            names = list(variants)
+            for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+                played, encoder = variants[name]
+                _set_observer(engine_type, encoder)
+                rates.setdefault(f"{env_id} {name}", []).append(_games_rate(played, seeds))
             rates["leduc"].append(_leduc_rate(leduc, leduc_rng, args.seconds))
         engine_type.observer = observer
     base = statistics.median(rates["leduc"])
