@@ -17,6 +17,7 @@ import dataclasses
 import importlib
 import statistics
 import time
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,40 @@ def _games_rate(env: Any, seeds: range) -> float:
         env.reset(seed=seed)
         made += _play(env, np.random.default_rng(seed))
     return made / (time.thread_time() - start)
+
+
+def _encoder_costs(env_id: str, options: dict[str, Any], base: str, games: int) -> dict[str, float]:
+    """µs of thread CPU time per observation of the player to act, the way the AEC loop asks for it (once per
+    decision), by the kept encoder (A), the from-scratch one (B) and the older checkout's (base), over the same
+    seeded games played in lockstep by this checkout's env and the older one's."""
+    module = importlib.import_module(GAMES[env_id][1])
+    new = cardenvs.make_raw(env_id, **options)
+    old = importlib.import_module(f"{base}.registry").make_raw(env_id, **options)
+    spent = {"A": 0, "B": 0, "base": 0}
+    made = 0
+    for seed in range(games):
+        new.reset(seed=seed)
+        old.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in new.agent_iter():
+            obs, _, terminated, truncated, _ = new.last()
+            action = None if terminated or truncated else random_legal_action(obs["action_mask"], rng)
+            if action is not None:
+                game: Any = new.game
+                old_game: Any = old.game
+                me = game.current_player
+                for name, encode in (
+                    ("A", game.observation),
+                    ("B", partial(module.encode_uncached, game, out=None)),
+                    ("base", old_game.observation),
+                ):
+                    start = time.thread_time_ns()
+                    encode(me)
+                    spent[name] += time.thread_time_ns() - start
+                made += 1
+            new.step(action)
+            old.step(action)
+    return {name: ns / made / 1000 for name, ns in spent.items()}
 
 
 def _set_observer(engine_type: Any, observer: Any) -> None:
@@ -111,6 +146,12 @@ def main(argv: list[str] | None = None) -> None:
                 rates.setdefault(f"{env_id} {name}", []).append(_games_rate(played, seeds))
             rates["leduc"].append(_leduc_rate(leduc, leduc_rng, args.seconds))
         engine_type.observer = observer
+    if args.base:
+        print("| game | µs per observation: A (kept) | B (from scratch) | base |")
+        print("|---|---|---|---|")
+        for env_id in args.only:
+            costs = _encoder_costs(env_id, GAMES[env_id][0], args.base, args.games)
+            print(f"| {env_id} | {costs['A']:.1f} | {costs['B']:.1f} | {costs['base']:.1f} |")
     base = statistics.median(rates["leduc"])
     print(f"| loop | decisions/s (median of {args.rounds}) | × leduc |")
     print("|---|---|---|")
