@@ -1,14 +1,14 @@
 """Observations kept between steps: each seat's vector of the *slow* groups, the ones that change only when a
 counter the encoder names moves on.
 
-Most decisions change little of what a seat sees. In the claim games a composite move takes several decisions of one
+Most decisions change little of what a seat sees. In Verish' ne verish' a composite move takes several decisions of one
 player (declare, pick, pick, done) and only its last one logs an event: the steps between change nothing but the
 play under construction. An encoder split in two, the slow groups and the *fast* ones (everything else), writes the
 slow part once per seat and counter value and writes the fast part into a copy at every call. Each group is still
 written by one function: the from-scratch encoding is the same two calls without the cache
 (:func:`encode_from_scratch`), which the tests compare with the cached one at every decision.
 
-The counter (the event log's length in the claim games) must move on whenever ``apply`` could change a slow group.
+The counter (the event log's length in Verish' ne verish') must move on whenever ``apply`` could change a slow group.
 A copy of an engine starts with an empty cache (:meth:`ObservationCache.clone`, ``copy.deepcopy``): a copy whose
 state is changed outside ``apply`` (a re-deal of hidden cards) must never read its parent's vectors.
 """

@@ -20,7 +20,6 @@ from cardenvs.core.claim_encoding import (
     match_feature_groups,
 )
 from cardenvs.core.layout import ObservationLayout
-from cardenvs.core.observation_cache import encode_cached, encode_from_scratch
 from cardenvs.yukushi.rules import YukushiGame
 
 PHASES = ("declare", "declare_count", "window", "turn", "picking")
@@ -62,31 +61,20 @@ def layout_of(game: YukushiGame) -> ObservationLayout:
 
 
 def encode(game: YukushiGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
-    """Player ``me``'s observation vector (written into ``out`` when given): the groups only a logged event changes
-    kept per seat between events (see :mod:`cardenvs.core.observation_cache`)."""
-    return encode_cached(game, me, out, len(game.events), _write_slow, _write_fast)
-
-
-def encode_uncached(game: YukushiGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
-    """:func:`encode` with every group written now (the reference of the cache's tests)."""
-    return encode_from_scratch(game, me, out, _write_slow, _write_fast)
-
-
-def _write_slow(game: YukushiGame, me: int, obs: np.ndarray) -> None:
-    """The groups only a logged event (or a change of the player to act) changes."""
+    """Player ``me``'s observation vector (written into ``out`` when given)."""
     layout = game.layout
+    obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
+    if out is not None:
+        out.fill(0.0)
     encode_claims(game.table, obs, layout, me)
+    encode_building(game.table, obs, layout, me, game.current_player)
     order = game.table.orders[me]
     _encode_counts(game, me, obs)
+    _encode_turn(game, me, obs, order)
     if game.exit_order:
         obs[layout.slices["out"]] = np.asarray(game.out, dtype=np.float32)[order]
     encode_match(obs, layout, order, game.match_points, game.games_played, game.options.n_games)
-
-
-def _write_fast(game: YukushiGame, me: int, obs: np.ndarray) -> None:
-    """The play under construction, the turn, passes and the open window (a window's answers log no event)."""
-    encode_building(game.table, obs, game.layout, me, game.current_player)
-    _encode_turn(game, me, obs, game.table.orders[me])
+    return obs
 
 
 def _encode_counts(game: YukushiGame, me: int, obs: np.ndarray) -> None:

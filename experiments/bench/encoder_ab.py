@@ -1,11 +1,12 @@
-"""Interleaved A/B of an observation encoder in one process: a game's seeded-once AEC loop with its encoder as
-registered (A) and with another encoder swapped in (B), beside PettingZoo's leduc raw env seeded once, in decisions
-per second of thread CPU time (the machine is shared, so wall time would measure the neighbours). Run with
-``PYTHONPATH`` at an older checkout, it measures that checkout's encoders (A only) against leduc.
+"""Interleaved A/B of an observation encoder in one process: a game's AEC loop over the same seeded games with its
+encoder as registered (A) and with another encoder swapped in (B), beside PettingZoo's leduc raw env seeded once, in
+decisions per second of thread CPU time (the machine is shared, so wall time would measure the neighbours); and, with
+``--base``, each encoder's µs per observation of the player to act over the same games.
 
     python -m experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only yukushi-v0] [--base cardenvs_base]
 
-B is the from-scratch encoder (``encode_uncached``) of each game that keeps its observations between events.
+B, where a game's encoding module has an ``encode_uncached`` (an encoder that keeps observations between steps
+and its from-scratch twin, as tried in round 4 of docs/benchmarks.md), is that twin.
 ``--base NAME`` adds the games of an older checkout in the same process: a copy of its ``cardenvs`` folder renamed
 ``NAME`` (every ``cardenvs.`` import in it rewritten), on ``PYTHONPATH``.
 """
@@ -79,24 +80,24 @@ def _encoder_costs(env_id: str, options: dict[str, Any], base: str, games: int) 
         old.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for _agent in new.agent_iter():
-            obs, _, terminated, truncated, _ = new.last()
-            action = None if terminated or truncated else random_legal_action(obs["action_mask"], rng)
+            _, _, terminated, truncated, _ = new.last(observe=False)  # observing here would fill the cache
+            game: Any = new.game
+            action = None if terminated or truncated else random_legal_action(game.legal_mask(), rng)
             if action is not None:
-                game: Any = new.game
                 old_game: Any = old.game
                 me = game.current_player
-                for name, encode in (
-                    ("A", game.observation),
-                    ("B", partial(module.encode_uncached, game, out=None)),
-                    ("base", old_game.observation),
-                ):
+                encoders = [("A", game.observation), ("base", old_game.observation)]
+                if hasattr(module, "encode_uncached"):
+                    encoders.insert(1, ("B", partial(module.encode_uncached, game, out=None)))
+                turn = made % len(encoders)  # the first call after a step runs slower: each encoder takes it in turn
+                for name, encode in encoders[turn:] + encoders[:turn]:
                     start = time.thread_time_ns()
                     encode(me)
                     spent[name] += time.thread_time_ns() - start
                 made += 1
             new.step(action)
             old.step(action)
-    return {name: ns / made / 1000 for name, ns in spent.items()}
+    return {name: ns / made / 1000 if ns else float("nan") for name, ns in spent.items()}
 
 
 def _set_observer(engine_type: Any, observer: Any) -> None:
