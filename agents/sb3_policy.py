@@ -241,4 +241,14 @@ def checkpoint_policy(
     path: str, context: PolicyContext, seed: int | None = None, greedy: bool = False, trust: bool | None = None
 ) -> Policy:
     """The policy of a checkpoint (``.npz``; a ``.zip`` only if trusted, see :func:`load_weights`)."""
-    return MlpPolicy(context, load_weights(path, context.layout, trust), seed, greedy=greedy)
+    return weights_policy(load_weights(path, context.layout, trust), context, seed, greedy)
+
+
+def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool) -> Policy:
+    """The player of loaded weights: an :class:`MlpPolicy` for an actor, the move-value agent of
+    :mod:`agents.move_values` (always greedy) for a network that scores whole moves."""
+    from cardenvs.agents.move_values import is_move_value_network, move_value_policy
+
+    if is_move_value_network(weights):
+        return move_value_policy(context, weights, seed)
+    return MlpPolicy(context, weights, seed, greedy=greedy)

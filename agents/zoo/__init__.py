@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.agents.sb3_policy import ActorWeights, weights_policy
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.registry import game_name
 
@@ -159,7 +159,7 @@ def zoo_policy(argument: str, context: PolicyContext, seed: int | None = None, r
     """The policy of ``zoo:<argument>`` for ``context``'s game, after the layout check."""
     card = zoo_card(argument, root)
     card.check_layout(context)
-    policy = MlpPolicy(context, zoo_weights(card), seed, greedy=card.greedy)
+    policy = weights_policy(zoo_weights(card), context, seed, card.greedy)
     policy.name = card.spec
     return policy
 

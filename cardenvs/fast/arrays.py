@@ -92,3 +92,10 @@ def choose(condition: Array, if_true: GameState, if_false: GameState) -> GameSta
     """Field by field, ``if_true`` where ``condition`` holds, else ``if_false`` (two outcomes of a branch of the rules,
     both computed: under ``vmap`` there is no cheaper branch)."""
     return jax.tree.map(lambda new, old: jnp.where(condition, new, old), if_true, if_false)
+
+
+def with_mask_and_view(state: GameState, legal_mask: Any, observe: Any) -> GameState:
+    """``state`` with ``legal_mask(state)`` and ``observe(state, player)`` of the player to act filled in (player
+    0's view once the game is over), as Pgx's ``State`` carries them."""
+    current = jnp.maximum(state.current_player, 0)
+    return state._replace(legal_action_mask=legal_mask(state), observation=observe(state, current))

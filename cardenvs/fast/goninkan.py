@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from cardenvs.core.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, shuffled_places, take
+from cardenvs.fast.arrays import keep_finished, shuffled_places, take, with_mask_and_view
 from cardenvs.fast.goninkan_obs import observe
 from cardenvs.fast.goninkan_rules import (
     A_LEAD_CHOICE,
@@ -155,10 +155,10 @@ class GoninkanFast:
         known = self._share_keys(known, holders, ace)
         decider = self._lead_decider(order, dealer, kankei, holders)
         state = State(
-            hands=first,
-            later_hands=later,
-            played=jnp.zeros((n, DECK), bool),
-            in_trick=jnp.zeros((n, DECK), bool),
+            holder=jnp.where(first.any(axis=0), jnp.argmax(first, axis=0), -1).astype(jnp.int8),
+            later_holders=jnp.argmax(later, axis=1).astype(jnp.int8),  # every card is dealt
+            played_by=jnp.full(DECK, -1, jnp.int8),
+            trick_cards=jnp.full(n, -1, INT),
             known=known.astype(jnp.int8),
             voids=jnp.zeros((n, 4), bool),
             order=order,
@@ -230,7 +230,6 @@ class GoninkanFast:
         playing = phase == PLAY
         card = jnp.where(a < A_LEAD_JOKER, a, JOKER)
         card_hot = (self._cards == card) & playing
-        mine = at_seat[:, None] & card_hot[None, :]
         leading = s.trick_count == 0
         is_joker = card == JOKER
         card_suit = suit_of(card)
@@ -240,9 +239,9 @@ class GoninkanFast:
         wins = playing & (leading | (strength > s.best))
         winner = jnp.where(wins, seat, s.trick_winner)
         count = s.trick_count + playing
-        in_trick = s.in_trick | mine
+        trick_cards = jnp.where(at_seat & playing, card, s.trick_cards)
         trick_done = playing & (count == ACTIVE)
-        taken = (in_trick & HONOUR).sum() * trick_done
+        taken = ((trick_cards[:, None] == self._cards) & HONOUR).sum() * trick_done
         honours = s.honours + jnp.where(self._players == winner, taken, 0)
         to_kankei = take(s.kankei, winner)
         side_honours = s.side_honours + jnp.where(jnp.arange(2) == jnp.where(to_kankei, 0, 1), taken, 0)
@@ -276,17 +275,17 @@ class GoninkanFast:
         second_pick = showing & (s.pending_show >= 0)
         show_card = a - A_SHOW
         shown = ((self._cards == show_card) | (self._cards == s.pending_show)) & second_pick
-        known = jnp.where(mine.any(axis=0)[None, :], -1, s.known)  # a played card is nobody's secret
+        known = jnp.where(card_hot[None, :], -1, s.known)  # a played card is nobody's secret
         known = jnp.where((self._players == s.chooser)[:, None] & shown[None, :], seat, known).astype(jnp.int8)
         naming = phase == TRUMP
         new_trick = (phase == LEAD_CHOICE) | naming | (resolving & ~deal_over)
         leader = jnp.where(phase == LEAD_CHOICE, lead_choice, jnp.where(naming, seat, winner))
         # --- the next deal: its hands, the show to the chooser
         deal = s.deal + next_deal
-        fresh = jnp.where(deal == 2, s.later_hands[0], s.later_hands[1])
+        fresh = jnp.where(deal == 2, s.later_holders[0], s.later_holders[1])
         chooser = jnp.where(next_deal, jnp.where(deal == 2, s.holders[0], s.holders[1]), s.chooser)
         chooser_partner = jnp.argmax(s.kankei & (self._players != chooser)).astype(INT)
-        hands = jnp.where(next_deal, fresh, s.hands & ~mine)
+        holder = jnp.where(next_deal, fresh, jnp.where(card_hot, -1, s.holder)).astype(jnp.int8)
         follower = take(s.next_player, seat)
         current = jnp.where(
             round_over,
@@ -310,10 +309,10 @@ class GoninkanFast:
         rewards = jnp.where(round_over, round_points, 0.0)
         step_count = s.step_count + 1
         after = State(
-            hands=hands,
-            later_hands=s.later_hands,
-            played=jnp.where(next_deal, False, s.played | mine),
-            in_trick=jnp.where(clear_trick, False, in_trick),
+            holder=holder,
+            later_holders=s.later_holders,
+            played_by=jnp.where(next_deal, -1, jnp.where(card_hot, seat, s.played_by)).astype(jnp.int8),
+            trick_cards=jnp.where(clear_trick, -1, trick_cards),
             known=jnp.where(next_deal, -1, known).astype(jnp.int8),
             voids=jnp.where(next_deal, False, s.voids | (at_seat[:, None] & (jnp.arange(4) == led) & void)),
             order=s.order,
@@ -361,7 +360,7 @@ class GoninkanFast:
 
     def legal_mask(self, s: State) -> Array:
         """The legal actions of the player to act (all false once the round is over)."""
-        hand = take(s.hands, s.current_player)
+        hand = s.holder == s.current_player  # (masked below once the round is over)
         mask = legal_mask(s.phase, hand, s.trick_count, s.led_suit, s.trick_no, s.pending_show)
         return mask & (s.current_player >= 0)
 
@@ -370,6 +369,4 @@ class GoninkanFast:
         return observe(self, s, jnp.asarray(player, INT))
 
     def _finish(self, s: State) -> State:
-        return s._replace(
-            legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
-        )
+        return with_mask_and_view(s, self.legal_mask, self.observe)

@@ -15,10 +15,11 @@ class State(NamedTuple):
     """One round (or, under ``vmap``, a batch: every field gains a leading axis). Players are people (indices
     that never change); ``order`` says where they sit after the seat swap."""
 
-    hands: Array  # (n, d) bool
-    later_hands: Array  # (2, n, d) bool: deals 2 and 3 (played only after a success)
-    played: Array  # (n, d) bool, cards each player played this deal
-    in_trick: Array  # (n, d) bool, cards each player played to the trick in progress (or just ended)
+    holder: Array  # (d,) int8: who holds each card, -1 once played (a value a card, not (n, d): a small state)
+    later_holders: Array  # (2, d) int8: who is dealt each card in deals 2 and 3 (played only after a success;
+    # a holder per card rather than (n, d) hands keeps the state small: re-dealing finished games copies it)
+    played_by: Array  # (d,) int8: who played each card this deal, -1 (one value a card, not (n, d): a small state)
+    trick_cards: Array  # (n,) card each player put to the trick in progress (or just ended), -1 if none
     known: Array  # (n, d) int8: known[o, c] = the player o knows to hold card c, -1 if none
     voids: Array  # (n, 4) bool, suits each player has shown to be out of
     order: Array  # (n, n) int: order[p] = everybody in play order from p (the current seating)

@@ -161,10 +161,8 @@ class ZhengShangYouFast:
         game stays as it is, with zero rewards. An illegal action is not checked (mask it)."""
         del key
         s, a = state._replace(rewards=jnp.zeros_like(state.rewards)), jnp.asarray(action, INT)
-        in_exchange = s.stage >= 0
-        play_state = self._play_step(s, a)
-        exchange_state = advance_exchange(exchange_action(s, a, self.num_players), self.options)
-        after = choose(in_exchange, exchange_state, play_state)
+        exchange_or_play = choose(s.stage >= 0, exchange_action(s, a, self.num_players), self._play_step(s, a))
+        after = advance_exchange(exchange_or_play, self.options)  # also starts the exchange of a new deal
         step_count = s.step_count + 1
         after = after._replace(step_count=step_count, truncated=~after.terminated & (step_count >= self.max_steps))
         return keep_finished(s, self._finish(after))
@@ -301,10 +299,8 @@ class ZhengShangYouFast:
             key=key,
             terminated=jnp.zeros((), bool),
         )
-        if opts.exchange:
-            fresh = advance_exchange(fresh._replace(stage=jnp.zeros((), INT)), opts)
-        else:
-            fresh = self._start_turn(fresh, dealer)
+        # with the exchange, the step plays it up to its first decision
+        fresh = fresh._replace(stage=jnp.zeros((), INT)) if opts.exchange else self._start_turn(fresh, dealer)
         return choose(over, ended, fresh)
 
     def _team_mean(self, rewards: Array) -> Array:
@@ -331,7 +327,7 @@ class ZhengShangYouFast:
         kind = jnp.asarray(SHAPES)[shape, 0]
         leading = s.top_shape < 0
         started = (leading & (s.build_shape >= 0)) | (s.build_top >= 0) | s.build_picks.any()
-        shapes = legal_shapes(hand, jk) & (s.build_shape < 0)
+        shapes = legal_shapes(hand) & (s.build_shape < 0)
         needs_top = (s.build_shape >= 0) & (kind >= SEQUENCE) & (s.build_top < 0)
         tops = legal_tops(hand, shape, beat, jk) & needs_top
         picks = legal_picks(hand, s.build_picks, s.build_last, shape, s.build_top, beat, jk)

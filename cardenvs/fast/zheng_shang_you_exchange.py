@@ -62,33 +62,33 @@ def _cards(seat: Array, card: Array, n: int) -> Array:
 
 
 def exchange_action(s: State, a: Array, n: int) -> State:
-    """A give (the next empty slot's giver puts a card down) or a take (both takers get their cards)."""
-    card = a - A.GIVE
+    """A give (the player to act puts a card in the next empty slot) or a take (both takers get their cards)."""
+    return choose(a >= A.TAKE, _take(s, a - A.TAKE, n), _give(s, s.current_player, a - A.GIVE, n))
+
+
+def _give(s: State, giver: Array, card: Array, n: int) -> State:
     slot = jnp.where(s.table[0] < 0, 0, 1)
-    given = s._replace(
-        hands=s.hands & ~_cards(s.current_player, card, n),
-        table=jnp.where(jnp.arange(2) == slot, card, s.table),
-    )
-    first = a - A.TAKE  # the slot the first taker takes
-    gets = jnp.where(jnp.arange(2) == 0, s.table[first], s.table[1 - first])  # per taker
+    return s._replace(hands=s.hands & ~_cards(giver, card, n), table=jnp.where(jnp.arange(2) == slot, card, s.table))
+
+
+def _take(s: State, first: Array, n: int) -> State:
+    """The first taker takes slot ``first``, the second the other slot; who learns which card is where."""
+    slots = jnp.stack([first, 1 - first])  # per taker
+    gets = take(s.table, slots[0]), take(s.table, slots[1])
     seats, from_seats = takers(s), givers(s)
-    gains = _cards(seats[0], gets[0], n) | _cards(seats[1], gets[1], n)
-    everyone = jnp.ones((n, 1, 1), bool)
-    giver_sees = jnp.stack(
-        [from_seats[first] == jnp.arange(n), from_seats[1 - first] == jnp.arange(n)]
-    )  # (2 takers, n observers)
-    privately = (giver_sees[0][:, None, None] & _cards(seats[0], gets[0], n)[None]) | (
-        giver_sees[1][:, None, None] & _cards(seats[1], gets[1], n)[None]
-    )
-    learned = jnp.where(s.revealed, everyone & gains[None], privately)
-    taken = s._replace(
-        hands=s.hands | gains,
+    observers = jnp.arange(n)
+    gains = [_cards(seats[t], gets[t], n) for t in range(2)]
+    learned = jnp.zeros_like(s.known)
+    for t in range(2):  # face up: everybody; face down: the card's giver only
+        sees = s.revealed | (take(from_seats, slots[t]) == observers)
+        learned |= sees[:, None, None] & gains[t][None]
+    return s._replace(
+        hands=s.hands | gains[0] | gains[1],
         known=s.known | learned,
         table=jnp.full(2, -1, INT),
         revealed=jnp.zeros((), bool),
         stage=s.stage + 1,
     )
-    return choose(a >= A.TAKE, taken, given)
 
 
 def advance_exchange(s: State, options: ZsyOptions) -> State:
@@ -102,7 +102,7 @@ def advance_exchange(s: State, options: ZsyOptions) -> State:
         options_held = give_options(s, take(s.hands, giver))
         auto = giving & (slot >= 0) & (options_held.sum() == 1)
         card = jnp.argmax(options_held)
-        s = choose(auto, exchange_action(s._replace(current_player=giver), card + A.GIVE, n), s)
+        s = choose(auto, _give(s, giver, card, n), s)
         s = _reveal(s, options)
     over = s.stage == OVER
     slot = jnp.where(s.table[0] < 0, 0, 1)

@@ -29,7 +29,9 @@ VALUE = np.array([value_of(p) for p in range(NUM_CARDS)], np.int32)
 VALUE_HOT = (VALUE[:, None] == np.arange(NUM_VALUES)[None, :]).astype(np.int32)  # (54, 15)
 SAME_VALUE_ABOVE = (VALUE[:, None] == VALUE[None, :]) & (np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None])
 ABOVE = np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None]  # ABOVE[p, q]: q comes after p
-SUIT_OF = np.arange(NATURALS) % 4
+_IS_CARD = np.eye(NUM_CARDS, NATURALS, dtype=bool)  # [p, q]: candidate p is natural q
+_SUIT_ALLOWS = np.array([[p >= NATURALS or p % 4 == suit for suit in range(4)] for p in range(NUM_CARDS)])
+"""[p, suit]: a sequence with candidate ``p`` can still be of that suit (a joker leaves every suit open)."""
 SHAPES = np.array(lead_shapes(), np.int32)  # (28, 3): kind, group, length
 NUM_SHAPES = len(SHAPES)
 _V = np.arange(NUM_VALUES)
@@ -184,29 +186,51 @@ def _counts(cards: Array) -> Array:
 
 
 def _by_suit(cards: Array) -> Array:
-    """``(..., 4, 12)``: whether each suit's natural of each value 3 … A is in the card set ``(..., 54)``."""
+    """``(..., 4, 12)``: whether each suit's natural of each value 3 … A is in the card set ``(..., 54)`` (or its
+    first 48 cards, the naturals)."""
     naturals = cards[..., :NATURALS]
     return jnp.swapaxes(naturals.reshape((*naturals.shape[:-1], ACE + 1, 4)), -1, -2)
 
 
-def legal_shapes(hand: Array, joker_keeps_suitedness: bool) -> Array:
-    """(Lead) ``(28,)``: the shapes some combination of the hand has."""
-    kinds, groups, lengths = (jnp.asarray(SHAPES[:, i])[:, None] for i in range(3))
-    tops = jnp.arange(NUM_VALUES)[None, :]
-    zero = jnp.zeros(NUM_VALUES, INT)
-    ok = feasible(
-        kinds,
-        groups,
-        lengths,
-        tops,
-        ANY,
-        zero,
-        _counts(hand),
-        _by_suit(hand),
-        jnp.ones(4, bool),
-        joker_keeps_suitedness,
+def _runs(kind: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lead shapes of ``kind`` ((set) sequences): their groups, and ``runs[shape, top, value]`` (whether the
+    value is in the run of that length ending at that top, 3 … A; all false for a top the length cannot reach)."""
+    rows = SHAPES[SHAPES[:, 0] == kind]
+    tops, values = np.arange(ACE + 1)[:, None], np.arange(ACE + 1)[None, :]
+    runs = [(values <= tops) & (values > tops - length) & (tops >= length - 1) for length in rows[:, 2]]
+    return rows[:, 1], np.array(runs)
+
+
+_SEQUENCE_RUNS = _runs(SEQUENCE)[1]
+_SET_SEQUENCE_GROUPS, _SET_SEQUENCE_RUNS = _runs(SET_SEQUENCE)
+_SET_SIZES = SHAPES[SHAPES[:, 0] == SET][:, 1]
+
+
+def legal_shapes(hand: Array) -> Array:
+    """(Lead) ``(28,)``: the shapes some combination of the hand has, by closed forms (the reference builder's):
+    the largest set, the runs with as many ranks missing as jokers at most, and per set sequence the wilds needed."""
+    counts = _counts(hand)
+    twos, jokers = counts[TWO], counts[TWO + 1] + counts[TWO + 2]
+    v = jnp.asarray(_V)
+    wilds_above = jnp.where(v < TWO, twos, 0) + jnp.where(v < TWO + 1, counts[TWO + 1], 0) + counts[TWO + 2]
+    largest_set = jnp.where(counts[: NUM_VALUES - 1] > 0, (counts + wilds_above)[: NUM_VALUES - 1], 0).max()
+    naturals = counts[: ACE + 1]
+    missing = (jnp.asarray(_SEQUENCE_RUNS) & (naturals == 0)).sum(-1)  # (shape, top)
+    runs = jnp.asarray(_SEQUENCE_RUNS).any(-1)
+    groups = jnp.asarray(_SET_SEQUENCE_GROUPS)[:, None, None]
+    in_run = jnp.asarray(_SET_SEQUENCE_RUNS)
+    used = jnp.where(in_run, jnp.minimum(naturals, groups), 0).sum(-1)
+    empty = (in_run & (naturals == 0)).sum(-1)
+    size = in_run.sum(-1) * groups[..., 0]
+    set_sequences = in_run.any(-1) & (size - used <= twos + jokers) & (empty <= jokers)
+    return jnp.concatenate(
+        [
+            hand.any()[None],
+            jnp.asarray(_SET_SIZES) <= largest_set,
+            (runs & (missing <= jokers)).any(-1),
+            set_sequences.any(-1),
+        ]
     )
-    return ok.any(-1)
 
 
 def legal_tops(hand: Array, shape: Array, beat: tuple[Array, ...], joker_keeps_suitedness: bool) -> Array:
@@ -239,10 +263,12 @@ def legal_picks(
     v = jnp.asarray(_V)[None, :]
     below, at = v < value[:, None], v == value[:, None]
     hi = jnp.where(below, picked[None, :], jnp.where(at, lo + same_above[:, None], _counts(hand)[None, :]))
-    with_candidate = picks[None, :] | jnp.eye(NUM_CARDS, dtype=bool)
-    reachable = with_candidate | (hand[None, :] & jnp.asarray(ABOVE))
-    off_suit = jnp.asarray(SUIT_OF)[None, :] != jnp.arange(4)[:, None]  # (4, 48)
-    suit_ok = ~(with_candidate[:, None, :NATURALS] & off_suit[None]).any(-1)
+    reachable = (
+        picks[None, :NATURALS] | jnp.asarray(_IS_CARD) | (hand[None, :NATURALS] & jnp.asarray(ABOVE[:, :NATURALS]))
+    )
+    picked_suits = picks[:NATURALS].reshape(ACE + 1, 4).any(0)
+    only_suit = ~(picked_suits[None, :] & ~jnp.eye(4, dtype=bool)).any(-1)  # (4,): no picked natural of another suit
+    suit_ok = only_suit[None, :] & jnp.asarray(_SUIT_ALLOWS)
     top = jnp.where((kind >= SEQUENCE) | picks.any(), build_top, value)
     req = requirement(beat, kind, top)
     ok = feasible(kind, group, length, top, req, lo, hi, _by_suit(reachable), suit_ok, joker_keeps_suitedness)

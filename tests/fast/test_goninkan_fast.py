@@ -105,17 +105,15 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> dict[st
     ]
     actions = np.zeros(num_games, dtype=np.int32)
     step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
-    seen = {"decisions": 0, "deal 3": 0, "sweep": 0, "nijukan": int((exchanged[:, 0] >= 0).sum()), "truncated": 0}
-    pick = random_legal(rng)
+    seen = {"deal 3": 0, "sweep": 0, "nijukan": int((exchanged[:, 0] >= 0).sum())}
+    draw = random_legal(rng)
 
-    def choose(game: KankeiGame) -> int:
-        """A random legal action, counting the phases the lockstep reaches."""
+    def choose(game: KankeiGame[GoninkanOptions]) -> int:
         seen["sweep"] += game.phase == SWEEP
         seen["deal 3"] += game.deal == 3
-        return pick(game)
+        return draw(game)
 
     seen["decisions"] = play_in_lockstep(refs, state, views, step, choose, env.max_steps)
-    seen["truncated"] = sum(not game.is_terminal for game in refs)
     return seen
 
 

@@ -24,16 +24,18 @@ from cardenvs.fast.zheng_shang_you import ZhengShangYouFast  # noqa: E402  (need
 
 CASES: list[dict[str, Any]] = [
     {"num_players": 6, "target_points": 5},  # the benchmark's count and options, a shorter match: the exchange
-    {"num_players": 4, "episode": "deal", "joker_keeps_suitedness": False},
-    {
+    {  # the partnership, every rule option but exchange=False, and a step cap that ends some matches
         "num_players": 4,
         "team_mode": "partners",
         "target_points": 4,
         "return_face_up": False,
         "reward_mode": "match_points",
+        "joker_keeps_suitedness": False,
+        "tie_rule": "shared",
+        "next_dealer_place": 1,
+        "max_steps": 400,
     },
-    {"num_players": 5, "exchange": False, "tie_rule": "shared", "next_dealer_place": 1, "target_points": 4},
-    {"num_players": 6, "episode": "deal", "max_steps": 120},  # every game truncated
+    {"num_players": 5, "episode": "deal"},  # rewards by place at the end of one deal
 ]
 
 
