@@ -47,8 +47,9 @@ def encode_match(
     obs[layout.offsets["games_left"]] = (n_games - played) / n_games
 
 
-def encode_claims(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout, me: int, to_act: int) -> None:
-    """Write the shared feature groups of ``me``'s observation into ``obs`` (seat-relative)."""
+def encode_claims(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout, me: int) -> None:
+    """Write the shared feature groups of ``me``'s observation into ``obs`` (seat-relative), all but the player to act
+    and the play under construction (:func:`encode_building`)."""
     n = table.num_players
     order = table.orders[me]
     s, o = layout.slices, layout.offsets
@@ -68,10 +69,15 @@ def encode_claims(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout,
     sizes = table.hand_sizes
     obs[s["hand_sizes"]] = sizes[me:] + sizes[:me]  # seat-relative, as ``orders[me]``
     obs[s["known_held"]] = table.known_held.take(table.known_index[me])
+
+
+def encode_building(table: ClaimTable, obs: np.ndarray, layout: ObservationLayout, me: int, to_act: int) -> None:
+    """Write who is to act and the play ``me`` is building, when it is ``me``'s turn (the groups that change between
+    events)."""
     if to_act >= 0:
-        obs[o["to_act"] + (to_act - me) % n] = 1.0
+        obs[layout.offsets["to_act"] + (to_act - me) % table.num_players] = 1.0
     if to_act == me:
         if table.building_rank >= 0:
-            obs[o["building_rank"] + table.building_rank] = 1.0
+            obs[layout.offsets["building_rank"] + table.building_rank] = 1.0
         if table.building_count:
-            obs[s["building_cards"]] = table.building
+            obs[layout.slices["building_cards"]] = table.building

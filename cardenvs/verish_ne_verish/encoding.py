@@ -6,8 +6,15 @@ from functools import cache
 
 import numpy as np
 
-from cardenvs.core.claim_encoding import claim_feature_groups, encode_claims, encode_match, match_feature_groups
+from cardenvs.core.claim_encoding import (
+    claim_feature_groups,
+    encode_building,
+    encode_claims,
+    encode_match,
+    match_feature_groups,
+)
 from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.observation_cache import encode_cached, encode_from_scratch
 from cardenvs.verish_ne_verish.rules import VerishGame
 
 PHASES = ("quad_decision", "declare", "challenge_or_pick", "picking")
@@ -34,27 +41,39 @@ def layout_of(game: VerishGame) -> ObservationLayout:
 
 
 def encode(game: VerishGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
-    """Player ``me``'s observation vector (written into ``out`` when given)."""
-    layout = game.layout
-    s, o = layout.slices, layout.offsets
-    obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
-    if out is not None:
-        out.fill(0.0)
+    """Player ``me``'s observation vector (written into ``out`` when given): the groups only a logged event changes
+    kept per seat between events (see :mod:`cardenvs.core.observation_cache`)."""
+    return encode_cached(game, me, out, len(game.events), _write_slow, _write_fast)
+
+
+def _write_slow(game: VerishGame, me: int, obs: np.ndarray) -> None:
+    """Every group but the play under construction and the phase: only a logged event changes them."""
+    table = game.table
+    encode_claims(table, obs, game.layout, me)
+    obs[game.layout.slices["discarded"]] = game.discarded
+    gone = game.out
+    obs[game.layout.slices["out"]] = gone[me:] + gone[:me]  # seat-relative: me first, then clockwise
+    encode_match(obs, game.layout, table.orders[me], game.match_points, game.games_played, game.options.n_games)
+
+
+def _write_fast(game: VerishGame, me: int, obs: np.ndarray) -> None:
+    """The play ``me`` is building and the phase of ``me``'s decision (both only on ``me``'s turn)."""
     table = game.table
     to_act = game.current_player
-    encode_claims(table, obs, layout, me, to_act)
-    obs[s["discarded"]] = game.discarded
-    gone = game.out
-    obs[s["out"]] = gone[me:] + gone[:me]  # seat-relative: me first, then clockwise
-    if to_act == me:
-        if game.quad_queue:
-            phase = 0
-        elif game.leading and table.building_rank < 0:
-            phase = 1
-        elif not game.leading and table.building_count == 0:
-            phase = 2
-        else:
-            phase = 3
-        obs[o["phase"] + phase] = 1.0
-    encode_match(obs, layout, table.orders[me], game.match_points, game.games_played, game.options.n_games)
-    return obs
+    encode_building(table, obs, game.layout, me, to_act)
+    if to_act != me:
+        return
+    if game.quad_queue:
+        phase = 0
+    elif game.leading and table.building_rank < 0:
+        phase = 1
+    elif not game.leading and table.building_count == 0:
+        phase = 2
+    else:
+        phase = 3
+    obs[game.layout.offsets["phase"] + phase] = 1.0
+
+
+def encode_uncached(game: VerishGame, me: int, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`encode` with every group written now (the reference of the cache's tests)."""
+    return encode_from_scratch(game, me, out, _write_slow, _write_fast)

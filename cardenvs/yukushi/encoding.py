@@ -12,7 +12,13 @@ from functools import cache
 
 import numpy as np
 
-from cardenvs.core.claim_encoding import claim_feature_groups, encode_claims, encode_match, match_feature_groups
+from cardenvs.core.claim_encoding import (
+    claim_feature_groups,
+    encode_building,
+    encode_claims,
+    encode_match,
+    match_feature_groups,
+)
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.yukushi.rules import YukushiGame
 
@@ -60,7 +66,8 @@ def encode(game: YukushiGame, me: int, out: np.ndarray | None = None) -> np.ndar
     obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
     if out is not None:
         out.fill(0.0)
-    encode_claims(game.table, obs, layout, me, game.current_player)
+    encode_claims(game.table, obs, layout, me)
+    encode_building(game.table, obs, layout, me, game.current_player)
     order = game.table.orders[me]
     _encode_counts(game, me, obs)
     _encode_turn(game, me, obs, order)
