@@ -146,3 +146,16 @@ ZHENG_SHANG_YOU_54 = _deck("zheng-shang-you-54", range(NUM_CARD_IDS))
 """The 54-card pack with distinguishable black (``BJ``) and red (``RJ``) jokers."""
 
 DECKS: dict[str, Deck] = {d.name: d for d in (STANDARD_52, SHORT_36, GONINKAN_50, YONINKAN_40, ZHENG_SHANG_YOU_54)}
+
+
+def ranks_text(counts: Sequence[int] | np.ndarray) -> str:
+    """Rank counts as text, low to high: ``"3 3 7 K"``."""
+    return " ".join(RANK_TEXT[r] for r in range(NUM_RANKS) for _ in range(int(counts[r])))
+
+
+def rank_counts(text: str) -> np.ndarray:
+    """Rank counts from text such as ``"6 K 3"`` (suits may be written and are ignored: ``"6♣ K♥ 10s"``)."""
+    counts = np.zeros(NUM_RANKS, dtype=np.int8)
+    for token in text.split():
+        counts[rank_index(token.rstrip("♣♦♥♠cdhsCDHS") or token)] += 1
+    return counts

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.cards import NUM_RANKS, RANK_TEXT
+from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_counts, ranks_text
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import (
     EMPTY,
@@ -26,7 +26,7 @@ from cardenvs.core.position import (
 from cardenvs.core.seating import next_seat
 from cardenvs.core.tricks import Trick, winning_position
 from cardenvs.kyuuri.options import KyuuriOptions
-from cardenvs.kyuuri.rules import COPIES, NOTHING_TO_BEAT, KyuuriGame, rank_counts, ranks_text
+from cardenvs.kyuuri.rules import COPIES, NOTHING_TO_BEAT, KyuuriGame
 
 
 def _cards(counts: np.ndarray, unknown: int = 0) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardenvs.core.cards import ranks_text
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.render import Words, last_event_line, seat_line
 from cardenvs.core.seating import agent_name
-from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
+from cardenvs.kyuuri.rules import KyuuriGame
 
 
 def render(game: KyuuriGame) -> str:

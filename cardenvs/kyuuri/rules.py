@@ -13,7 +13,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_index
+from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_counts, ranks_text
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
@@ -36,19 +36,6 @@ MASKS.flags.writeable = False
 NOTHING_TO_BEAT = -1
 RANK_BITS = 1 << np.arange(NUM_RANKS, dtype=np.int64)
 """``RANK_BITS[r]``: the bit of rank ``r`` in a bit set of ranks."""
-
-
-def ranks_text(counts: Sequence[int] | np.ndarray) -> str:
-    """Rank counts as text, low to high: ``"3 3 7 K"``."""
-    return " ".join(RANK_TEXT[r] for r in range(NUM_RANKS) for _ in range(int(counts[r])))
-
-
-def rank_counts(text: str) -> np.ndarray:
-    """Rank counts from text such as ``"6 K 3"`` (suits may be written and are ignored: ``"6♣ K♥ 10s"``)."""
-    counts = np.zeros(NUM_RANKS, dtype=np.int8)
-    for token in text.split():
-        counts[rank_index(token.rstrip("♣♦♥♠cdhsCDHS") or token)] += 1
-    return counts
 
 
 class KyuuriGame(RulesEngine[KyuuriOptions]):

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from cardenvs import vector
+from cardenvs.core.cards import ranks_text
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.kyuuri.rules import ranks_text
 from cardenvs.vector import JAX_FROM_GAMES, BatchedGames, batched_games
 from cardenvs.yukushi.rules import YukushiGame
 from tests.fast.lockstep import QUICK_COMPILE

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardenvs.core.cards import ranks_text
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.kyuuri.rules import KyuuriGame, ranks_text
+from cardenvs.kyuuri.rules import KyuuriGame
 from tests.fast.lockstep import play_in_lockstep, random_batch, random_legal
 
 jax = pytest.importorskip("jax")

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardenvs.core.cards import ranks_text
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.kyuuri.rules import ranks_text
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
 from tests.fast.lockstep import play_in_lockstep, random_batch
