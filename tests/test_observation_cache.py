@@ -47,16 +47,17 @@ def _play(env: CardGameEnv, uncached: Uncached, seed: int, limit: int = 400) -> 
             env.step(None)
             continue
         game = _game(env)
-        seats = list(range(len(env.possible_agents)))
+        every_seat = list(range(len(env.possible_agents)))
+        seats = every_seat
         if rng.random() < 0.5:
             # some decisions observe only the actor, so that kept vectors of other seats outlive several steps
-            seats = [int(rng.choice(seats))]
+            seats = [int(rng.choice(every_seat))]
         _assert_fresh(game, uncached, seats)
         if rng.random() < 0.1:
             twin = game.clone()
             _assert_fresh(twin, uncached, seats)
             world = game.resample_hidden(env.possible_agents.index(agent), rng)
-            _assert_fresh(world, uncached, list(range(len(seats))))
+            _assert_fresh(world, uncached, every_seat)
         env.step(random_legal_action(obs["action_mask"], rng))
         made += 1
         if made == limit:
