@@ -30,15 +30,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardenvs.registry import definition
+from cardenvs.vector import FAST_GAMES
+
 CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
 GAMES = {
-    "verish_ne_verish-v0": ("VerishFast", 6),
-    "kyuuri-v0": ("KyuuriFast", 7),
-    "yukushi-v0": ("YukushiFast", 8),
-    "zheng_shang_you-v0": ("ZhengShangYouFast", 6),
-    "goninkan-v1": ("GoninkanFast", 6),
+    env_id.removeprefix("cardenvs/"): (fast_class, int(definition(env_id).benchmark_options["num_players"]))
+    for env_id, fast_class in FAST_GAMES.items()
 }
-"""The fast games: the class in ``cardenvs.fast`` and the benchmark's player count (``benchmark_options``)."""
+"""The fast games (:data:`cardenvs.vector.FAST_GAMES`): the class in ``cardenvs.fast`` and the benchmark's player
+count (``benchmark_options``)."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]
 
 
