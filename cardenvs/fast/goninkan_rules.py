@@ -14,7 +14,7 @@ from cardenvs.core.cards import GONINKAN_50
 from cardenvs.goninkan.actions import action_table
 from cardenvs.goninkan.ruleset import TRICKS, card_table
 from cardenvs.goninkan.scoring import HONOURS, ScoreTable
-from cardenvs.goninkan.table import LEAD_CHOICE, PLAY, SHOW, SWEEP, TRUMP
+from cardenvs.goninkan.table import BLIND_SWAP, LEAD_CHOICE, PLAY, SHOW, SWEEP, TRUMP
 
 Array = jax.Array
 INT = jnp.int32
@@ -28,7 +28,9 @@ RANK = np.asarray(CARDS.rank, dtype=np.int32)
 HONOUR = np.asarray(CARDS.honour, dtype=bool)
 ACTIONS = action_table(CARDS.text, True)
 A_PLAY, A_LEAD_JOKER, A_JOKER = (ACTIONS[b].offset for b in ("play", "lead_joker", "joker"))
-A_LEAD_CHOICE, A_SHOW, A_TRUMP, A_SWEEP = (ACTIONS[b].offset for b in ("lead_choice", "show", "trump", "sweep"))
+A_LEAD_CHOICE, A_SHOW, A_TRUMP, A_SWEEP, A_SWAP = (
+    ACTIONS[b].offset for b in ("lead_choice", "show", "trump", "sweep", "blind_swap")
+)
 JOKER_STRENGTH = 1000
 """Above any plain card (``plain_card_strength`` gives at most 212)."""
 
@@ -76,7 +78,7 @@ def legal_mask(
         shown & (phase == SHOW),
         jnp.broadcast_to(phase == TRUMP, (4,)),
         jnp.broadcast_to(phase == SWEEP, (2,)),
-        jnp.zeros(ACTIONS.size - A_SWEEP - 2, bool),  # blind_swap: the random exchange is played, never chosen
+        jnp.broadcast_to(phase == BLIND_SWAP, (ACTIONS.size - A_SWAP,)),
     ]
     return jnp.concatenate(parts)
 

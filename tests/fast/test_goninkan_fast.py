@@ -17,7 +17,7 @@ import pytest
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions
-from cardenvs.goninkan.table import SWEEP
+from cardenvs.goninkan.table import BLIND_SWAP, SWEEP
 from tests.fast.lockstep import compiled, play_in_lockstep, random_legal, with_views
 
 jax = pytest.importorskip("jax")
@@ -36,6 +36,13 @@ CASES: list[dict[str, Any]] = [
         "juroku_keeps_deal3_bonus": False,
         "round_number": 10,
         "max_steps": 130,
+    },
+    {  # a match (the dealer passing on, the seating kept), the blind exchange, a random decider
+        "num_players": 6,
+        "episode": "match",
+        "n_rounds": 3,
+        "nijukan_exchange": "chooser_picks_blind",
+        "kankei_lead_decider": "random",
     },
 ]
 
@@ -74,8 +81,61 @@ def rigged_hands(rng: np.random.Generator, n: int, dealer: int, trump: int) -> n
     return deals
 
 
+class ScriptedDraws:
+    """The reference's random generator replaced by the JAX side's draws, in the order the reference asks for them
+    (NumPy's generator cannot reproduce JAX's): ``integers`` for a random 二重関 exchange (the key card, the
+    partner's card) and a random いく/こい decider, ``permutation`` for the blind exchange's face-down slots. A draw
+    the JAX side did not make, or one it made and the reference did not ask for, fails the test."""
+
+    def __init__(self, draws: list[Any]):
+        self.draws = draws
+
+    def _next(self) -> Any:
+        assert self.draws, "the reference drew more than the JAX side did"
+        return self.draws.pop(0)
+
+    def integers(self, high: int) -> int:
+        value = int(self._next())
+        assert 0 <= value < high, (value, high)
+        return value
+
+    def permutation(self, size: int) -> np.ndarray:
+        value = np.asarray(self._next())
+        assert value.shape == (size,), (value, size)
+        return value
+
+
+def round_draws(opts: GoninkanOptions, state: Any, i: int) -> ScriptedDraws:
+    """What the reference draws at the start of game ``i``'s round in progress in the JAX ``state``."""
+    r = int(state.rounds_played[i])
+    key_order, card_order = np.asarray(state.draws.key_order[i, r]), np.asarray(state.draws.card_order[i, r])
+    draws: list[Any] = []
+    if int(state.exchanged[i, 0]) >= 0 or int(state.phase[i]) == BLIND_SWAP:  # a 二重関
+        blind = opts.nijukan_exchange == "chooser_picks_blind"
+        draws += [key_order, card_order] if blind else [key_order[0], card_order[0]]
+    if opts.kankei_lead_decider == "random":
+        draws.append(int(state.draws.decider_pick[i, r]))
+    return ScriptedDraws(draws)
+
+
+def deal_text(places: np.ndarray, dealer: int, n: int) -> list[str]:
+    """The hands, as text, that a deal's ``places`` give with ``dealer`` (who sits out with 6 players)."""
+    position = places.astype(int) // 10
+    holder = position + ((n > 5) & (position >= dealer))
+    return [text(holder == p) for p in range(n)]
+
+
+def places_of(hands: np.ndarray) -> np.ndarray:
+    """(deals, d) places that deal ``hands`` ((deals, n, d) bool) to the same players."""
+    places = np.zeros(hands.shape[::2], np.int8)
+    for k, deal in enumerate(hands):
+        for position, p in enumerate(np.flatnonzero(deal.any(axis=1))):
+            places[k, deal[p]] = position * 10 + np.arange(10)
+    return places
+
+
 def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> dict[str, int]:
-    """Play ``num_games`` random rounds on both sides; return counts of what was compared."""
+    """Play ``num_games`` random episodes on both sides; return counts of what was compared."""
     env = GoninkanFast(**options)
     opts = GoninkanOptions(**{k: v for k, v in options.items() if k != "max_steps"})
     n = opts.num_players
@@ -84,36 +144,45 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> dict[st
     observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
     keys = rng.integers(0, 2**32, (num_games, 2), dtype=np.uint32)  # raw keys: no eager JAX op to compile
     deals = compiled(jax.vmap(env.random_deal), keys)(keys)
-    hands = np.array(deals.hands)
+    places = np.array(deals.places)
     dealers, rounds = np.asarray(deals.dealer), np.asarray(deals.round_number)
-    for i in range(num_games // 2, num_games):
+    for i in range(num_games // 2, num_games):  # the first round's deals rigged
         last = rounds[i] == opts.n_rounds
-        hands[i] = rigged_hands(rng, n, int(dealers[i]), 3 if last else (int(rounds[i]) - 1) % 3)
-    deals = deals._replace(hands=hands)
+        places[i, :3] = places_of(rigged_hands(rng, n, int(dealers[i]), 3 if last else (int(rounds[i]) - 1) % 3))
+    deals = deals._replace(places=places)
     state, views = compiled(lambda d: with_views(jax.vmap(env.init_from_deal)(d), observe_all, players), deals)(deals)
-    exchanged = np.asarray(state.exchanged)
     refs = [
         KankeiGame.from_deal(
             opts,
-            [text(h) for h in hands[i, 0]],
+            deal_text(places[i, 0], int(dealers[i]), n),
             dealer=int(dealers[i]),
             round_number=int(rounds[i]),
-            later_deals=[[text(h) for h in hands[i, d]] for d in (1, 2)],
-            nijukan=None if exchanged[i, 0] < 0 else (CARDS.text[exchanged[i, 0]], CARDS.text[exchanged[i, 1]]),
+            rng=round_draws(opts, state, i),
         )
         for i in range(num_games)
     ]
     actions = np.zeros(num_games, dtype=np.int32)
     step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
-    seen = {"deal 3": 0, "sweep": 0, "nijukan": int((exchanged[:, 0] >= 0).sum())}
+    seen = {"deal 3": 0, "sweep": 0, "blind swap": 0, "rounds": 0}
     draw = random_legal(rng)
 
     def choose(game: KankeiGame[GoninkanOptions]) -> int:
         seen["sweep"] += game.phase == SWEEP
+        seen["blind swap"] += game.phase == BLIND_SWAP
         seen["deal 3"] += game.deal == 3
         return draw(game)
 
-    seen["decisions"] = play_in_lockstep(refs, state, views, step, choose, env.max_steps)
+    def next_deal(i: int, game: KankeiGame[GoninkanOptions], before: Any, after: Any) -> None:
+        """Script the deal and the draws that the reference's next step makes, from the JAX side's."""
+        dealt = int(after.deals_dealt[i])
+        if dealt > int(before.deals_dealt[i]):
+            game._scripted_deals = [game._parse_hands(deal_text(places[i, dealt - 1], int(after.dealer[i]), n))]
+        if int(after.rounds_played[i]) > int(before.rounds_played[i]) and not after.terminated[i]:
+            assert not game.rng.draws, "the reference left a draw of the JAX side unused"
+            game.rng = round_draws(opts, after, i)
+            seen["rounds"] += 1
+
+    seen["decisions"] = play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_deal)
     return seen
 
 
@@ -122,15 +191,10 @@ def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> N
     seen = play_lockstep(options, num_games=16, seed=len(options) * 7 + options["num_players"])
     assert seen["decisions"] > 16 * 30
     assert seen["deal 3"] and seen["sweep"], f"the rigged deals should reach deal 3 and a じゅうろく offer: {seen}"
+    if options.get("episode") == "match":
+        assert seen["rounds"] >= 16 and seen["blind swap"], f"rounds after the first and a blind exchange: {seen}"
 
 
-def test_unplayed_options_are_refused() -> None:
-    for options, name in (
-        ({"episode": "match"}, "episode"),
-        ({"nijukan_exchange": "chooser_picks_blind"}, "nijukan_exchange"),
-        ({"kankei_lead_decider": "random"}, "kankei_lead_decider"),
-    ):
-        with pytest.raises(InvalidOptionError, match=name):
-            GoninkanFast(**options)
+def test_bad_options_are_refused() -> None:
     with pytest.raises(InvalidOptionError, match="num_players"):
         GoninkanFast(num_players=4)
