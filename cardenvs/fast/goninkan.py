@@ -13,7 +13,7 @@ exchange and decider draw) is drawn by ``init``, so ``step`` never shuffles. Yon
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -24,62 +24,59 @@ from cardenvs.fast.arrays import choose, keep_finished, take, with_mask_and_view
 from cardenvs.fast.goninkan_obs import observe
 from cardenvs.fast.goninkan_round import deal_holders, exchange, random_deal, start_round
 from cardenvs.fast.goninkan_rules import (
-    A_LEAD_CHOICE,
-    A_LEAD_JOKER,
-    A_SHOW,
-    A_SWAP,
-    A_SWEEP,
-    A_TRUMP,
-    ACTIONS,
-    DECK,
-    HONOUR,
-    JOKER,
+    NO_CHOICE,
+    Tables,
     Targets,
-    card_strength,
+    Turn,
     is_decided,
     legal_mask,
     settle,
-    suit_of,
     targets,
 )
 from cardenvs.fast.goninkan_state import Deal, State
+from cardenvs.fast.yoninkan_rules import declaring
 from cardenvs.goninkan.actions import CARD_SLOTS
 from cardenvs.goninkan.encoding import observation_layout
 from cardenvs.goninkan.env import default_max_steps
-from cardenvs.goninkan.options import GoninkanOptions
+from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.ruleset import TRICKS, ruleset
 from cardenvs.goninkan.table import BLIND_SWAP, LEAD_CHOICE, PLAY, SHOW, SWEEP, TRUMP
 
 Array = jax.Array
 INT = jnp.int32
-ACTIVE = 5
-"""Players in a deal (with 6 the dealer sits out)."""
+MOST_ACTIVE = 5
+"""Players in a deal at most (with 6 the dealer sits out)."""
 
 
-class GoninkanFast:
-    """Goninkan for JAX; options as ``cardenvs/goninkan-v1`` takes them (a round or a match per episode)."""
+class KankeiFast:
+    """Goninkan or Yoninkan for JAX (the subclasses), options as the reference env takes them."""
 
-    num_actions = ACTIONS.size
+    game: ClassVar[str]
+    options_type: ClassVar[type[KankeiOptions]]
 
     def __init__(self, max_steps: int | None = None, **options: Any):
         """``max_steps``: the step cap (truncation); by default the reference env's, which the rules never reach."""
-        opts: GoninkanOptions = build_options(GoninkanOptions, options, game="goninkan-v1")
+        opts = build_options(self.options_type, options, game=self.game)
         max_steps = default_max_steps(opts) if max_steps is None else max_steps
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
         self.options = opts
         self.max_steps = max_steps
-        self.num_players = n = opts.num_players
+        self.rules = ruleset(opts)
+        self.t = Tables.of(self.rules)
+        self.num_actions = self.t.actions.size
+        self.num_players = n = self.rules.num_players
+        self.active_count = min(n, MOST_ACTIVE)
         self.rounds = opts.n_rounds if opts.episode == "match" else 1
         """Rounds in an episode."""
-        self.scores = ruleset(opts).scores
-        self.layout = observation_layout(ruleset(opts), opts.n_rounds)
+        self.scores = self.rules.scores
+        self.layout = observation_layout(self.rules, opts.n_rounds)
         self.players = jnp.arange(n, dtype=INT)
-        self.cards = jnp.arange(DECK, dtype=INT)
+        self.cards = jnp.arange(self.t.size, dtype=INT)
 
     # ------------------------------------------------------------------ set-up
     def random_deal(self, key: Array) -> Deal:
-        """Every chance outcome of an episode (the deals, the dealer, the round, the 二重関 and decider draws)."""
+        """Every chance outcome of an episode (the deals, the dealer, the round, the draws of each round)."""
         return random_deal(self, key)
 
     def init(self, key: Array) -> State:
@@ -88,7 +85,7 @@ class GoninkanFast:
 
     def active(self, dealer: Array) -> Array:
         """(n,) bool: who plays a round dealt by ``dealer`` (with 6 players the dealer sits out)."""
-        return (self.players != dealer) | (self.num_players == ACTIVE)
+        return (self.players != dealer) | (self.num_players <= MOST_ACTIVE)
 
     def init_from_deal(self, deal: Deal) -> State:
         """The episode that ``deal``'s draws make, at its first decision (the first round begun: see
@@ -100,7 +97,7 @@ class GoninkanFast:
             step_count=zero,
             truncated=jnp.zeros((), bool),
             rewards=jnp.zeros(n, jnp.float32),
-            legal_action_mask=jnp.zeros(ACTIONS.size, bool),
+            legal_action_mask=jnp.zeros(self.num_actions, bool),
             observation=jnp.zeros(self.layout.size, jnp.float32),
         )
         dealer = jnp.asarray(deal.dealer, INT)
@@ -114,26 +111,33 @@ class GoninkanFast:
         """Take ``action`` for the player to act (``key`` is unused: every deal was dealt by ``init``). A finished
         episode stays as it is, with zero rewards. An illegal action is not checked (mask it)."""
         del key
-        s, a = state, jnp.asarray(action, INT)
+        s, a, tab = state, jnp.asarray(action, INT), self.t
         seat = s.current_player
         at_seat = self.players == seat
         phase = s.phase
-        # --- PLAY: a card to the trick
-        playing = phase == PLAY
-        card = jnp.where(a < A_LEAD_JOKER, a, JOKER)
+        choosing, _ = declaring(self, s)  # (Yoninkan) the declaration sub-step of a trick-1 turn
+        kinds = jnp.arange(4)
+        # --- PLAY: a card to the trick (with the declaration chosen for it)
+        playing = (phase == PLAY) & ~choosing
+        card = jnp.where(a < tab.lead_joker, a, tab.joker)
         card_hot = (self.cards == card) & playing
         leading = s.trick_count == 0
-        is_joker = card == JOKER
-        card_suit = suit_of(card)
-        led = jnp.where(leading, jnp.where(is_joker, a - A_LEAD_JOKER, card_suit), s.led_suit)
+        is_joker = card == tab.joker
+        card_suit = tab.suit_of(card)
+        led = jnp.where(leading, jnp.where(is_joker, a - tab.lead_joker, card_suit), s.led_suit)
         void = playing & ~leading & ~is_joker & (card_suit != led)
-        strength = card_strength(card, led, s.trump)
+        strength = tab.card_strength(card, led, s.trump, s.trick_no, leading)
         wins = playing & (leading | (strength > s.best))
         winner = jnp.where(wins, seat, s.trick_winner)
         count = s.trick_count + playing
         trick_cards = jnp.where(at_seat & playing, card, s.trick_cards)
-        trick_done = playing & (count == ACTIVE)
-        taken = ((trick_cards[:, None] == self.cards) & HONOUR).sum() * trick_done
+        trick_done = playing & (count == self.active_count)
+        taken = ((trick_cards[:, None] == self.cards) & tab.honour).sum() * trick_done
+        kind = jnp.where(playing, s.decl_choice, -1)  # a trick-1 declaration made with this card
+        decls = s.decls
+        if self.rules.max_declarations_per_side == 1:  # じゅうろく replaces the side's スコンク (an upgrade)
+            decls = decls & ~((kind % 2 == 1) & (kinds == kind - 1))
+        decls = decls | (at_seat[:, None] & (kinds == kind))
         honours = s.honours + jnp.where(self.players == winner, taken, 0)
         to_kankei = take(s.kankei, winner)
         side_honours = s.side_honours + jnp.where(jnp.arange(2) == jnp.where(to_kankei, 0, 1), taken, 0)
@@ -141,20 +145,22 @@ class GoninkanFast:
         k, m = side_honours[0], side_honours[1]
         t = self.targets_of(s.deal)
         later_deal = (s.deal > 1) & (trick_no <= TRICKS)
-        offer_skunk = trick_done & later_deal & ~s.sweep_offered[0] & ~s.declared[0] & (k >= t.skunk) & (m == 0)
-        offer_reverse = trick_done & later_deal & ~s.sweep_offered[1] & ~s.declared[1] & (m >= t.fail) & (k == 0)
+        sides = decls.reshape(-1, 2, 2).any(axis=(0, 2))  # a live declaration of the 関係 / 無関係 side
+        offer_skunk = trick_done & later_deal & ~s.sweep_offered[0] & ~sides[0] & (k >= t.skunk) & (m == 0)
+        offer_reverse = trick_done & later_deal & ~s.sweep_offered[1] & ~sides[1] & (m >= t.fail) & (k == 0)
         offer = offer_skunk | offer_reverse
         # --- SWEEP: declare じゅうろく / 逆じゅうろく or stop
         sweeping = phase == SWEEP
         side = jnp.where(take(s.kankei, seat), 0, 1)
-        declare = sweeping & (a == A_SWEEP) & (jnp.arange(2) == side)
-        declared = s.declared | declare
-        declarer = jnp.where(declare, seat, s.declarer)
+        declare = sweeping & (a == tab.sweep) & (jnp.arange(2) == side)
+        decls = decls | (at_seat[:, None] & (kinds == 2 * side + 1) & declare.any())
+        swept = s.swept | declare
+        counts = decls.sum(axis=0)
         # --- after a trick (not offering a sweep) or a sweep answer: the next trick, or the deal's end
         resolving = (trick_done & ~offer) | sweeping
-        decided = is_decided(t, k, m, declared)
+        decided = is_decided(t, k, m, counts)
         deal_over = resolving & ((trick_no > TRICKS) | (decided & (not self.options.play_all_tricks)))
-        success, points, cancels = settle(self.scores, s.deal, t, k, m, declared)
+        success, points, cancels = settle(self.scores, s.deal, t, k, m, counts, swept)
         sign = jnp.where(s.kankei | ~s.active, 1.0, -1.0)
         scored = jnp.where(cancels, 0.0, s.round_points) + sign * points
         round_points = jnp.where(deal_over, scored, s.round_points)
@@ -163,10 +169,10 @@ class GoninkanFast:
         over = round_over & (s.rounds_played + 1 >= self.rounds)  # the episode's last round
         # --- LEAD_CHOICE (いく / こい), SHOW (two picks), TRUMP: who leads, who acts next
         partner = jnp.argmax(s.kankei & ~at_seat).astype(INT)
-        lead_choice = jnp.where(a == A_LEAD_CHOICE, seat, partner)
+        lead_choice = jnp.where(a == tab.lead_choice, seat, partner)
         showing = phase == SHOW
         second_pick = showing & (s.pending_show >= 0)
-        show_card = a - A_SHOW
+        show_card = a - tab.show
         shown = ((self.cards == show_card) | (self.cards == s.pending_show)) & second_pick
         known = jnp.where(card_hot[None, :], -1, s.known)  # a played card is nobody's secret
         known = jnp.where((self.players == s.chooser)[:, None] & shown[None, :], seat, known).astype(jnp.int8)
@@ -178,24 +184,31 @@ class GoninkanFast:
         fresh = deal_holders(take(s.draws.places, s.deals_dealt), s.dealer, self.num_players)
         chooser = jnp.where(next_deal, jnp.where(deal == 2, s.holders[0], s.holders[1]), s.chooser)
         chooser_partner = jnp.argmax(s.kankei & (self.players != chooser)).astype(INT)
+        shows = s.kankei.sum() == 2  # (Yoninkan's lone 関係 player names trump unshown)
         holder = jnp.where(next_deal, fresh, jnp.where(card_hot, -1, s.holder)).astype(jnp.int8)
-        follower = take(s.next_player, seat)
+        follower = jnp.where(choosing, seat, take(s.next_player, seat))  # a declaration: his card comes next
         current = jnp.where(
             round_over,
             -1,
             jnp.where(
                 next_deal,
-                chooser_partner,
+                jnp.where(shows, chooser_partner, chooser),
                 jnp.where(
                     new_trick,
                     leader,
-                    jnp.where(offer, winner, jnp.where(showing, jnp.where(second_pick, s.chooser, seat), follower)),
+                    jnp.where(
+                        offer,
+                        winner,
+                        jnp.where(
+                            showing, jnp.where(second_pick, s.chooser, seat), jnp.where(choosing, seat, follower)
+                        ),
+                    ),
                 ),
             ),
         )
         new_phase = jnp.where(
             next_deal,
-            SHOW,
+            jnp.where(shows, SHOW, TRUMP),
             jnp.where(new_trick, PLAY, jnp.where(offer, SWEEP, jnp.where(second_pick, TRUMP, phase))),
         )
         clear_trick = new_trick | next_deal
@@ -219,7 +232,7 @@ class GoninkanFast:
             round_number=s.round_number,
             deal1_trump=s.deal1_trump,
             deal=deal,
-            trump=jnp.where(next_deal, -1, jnp.where(naming, a - A_TRUMP, s.trump)),
+            trump=jnp.where(next_deal, -1, jnp.where(naming, a - tab.trump, s.trump)),
             phase=new_phase.astype(INT),
             trick_no=jnp.where(next_deal, 1, trick_no),
             trick_leader=jnp.where(next_deal, -1, jnp.where(new_trick, leader, s.trick_leader)),
@@ -229,8 +242,12 @@ class GoninkanFast:
             best=jnp.where(clear_trick, -1, jnp.where(playing & wins, strength, s.best)),
             honours=jnp.where(next_deal, 0, honours),
             side_honours=jnp.where(next_deal, 0, side_honours),
-            declared=declared & ~next_deal,
-            declarer=jnp.where(next_deal, -1, declarer),
+            decls=decls & ~next_deal,
+            swept=swept & ~next_deal,
+            revealed=(s.revealed | (at_seat & (kind >= 0))) & ~next_deal,
+            decl_choice=jnp.where(choosing, a - tab.declare - 1, jnp.where(playing, NO_CHOICE, s.decl_choice)),
+            forced_lead=jnp.where(next_deal, -1, s.forced_lead),
+            team_public=s.team_public | deal_over,
             sweep_offered=(s.sweep_offered | (jnp.stack([offer_skunk, offer_reverse]))) & ~next_deal,
             pending_show=jnp.where(showing & ~second_pick, show_card, -1),
             chooser=chooser,
@@ -245,7 +262,7 @@ class GoninkanFast:
             legal_action_mask=s.legal_action_mask,
             observation=s.observation,
         )
-        if self.options.nijukan_exchange == "chooser_picks_blind":
+        if self.rules.nijukan_exchange == "chooser_picks_blind":
             after = self._blind_swap(s, a, after)
         if self.rounds > 1:  # a match: the next round begins where one ends before the last
             person_at = s.order[0]  # the seating, up to a rotation (all that play order depends on)
@@ -263,7 +280,7 @@ class GoninkanFast:
 
     def _blind_swap(self, s: State, a: Array, after: State) -> State:
         """``after``, unless ``s`` waited for the blind 二重関 exchange: then that exchange, chosen by ``a``."""
-        key_slot, card_slot = (a - A_SWAP) // CARD_SLOTS, (a - A_SWAP) % CARD_SLOTS
+        key_slot, card_slot = (a - self.t.swap) // CARD_SLOTS, (a - self.t.swap) % CARD_SLOTS
         lone = s.holders[0]
         partner = take(s.next_player, take(s.next_player, lone))
         swapped = exchange(self, s, lone, partner, key_slot, card_slot)._replace(
@@ -277,10 +294,21 @@ class GoninkanFast:
         return targets(self.scores, deal)
 
     def legal_mask(self, s: State) -> Array:
-        """The legal actions of the player to act (all false once the round is over)."""
-        hand = s.holder == s.current_player  # (masked below once the round is over)
-        mask = legal_mask(s.phase, hand, s.trick_count, s.led_suit, s.trick_no, s.pending_show)
-        return mask & (s.current_player >= 0)
+        """The legal actions of the player to act (all false once the episode is over)."""
+        hand = s.holder == s.current_player  # (masked below once the episode is over)
+        asked, open_kinds = declaring(self, s)
+        turn = Turn(
+            s.phase,
+            s.trick_count,
+            s.led_suit,
+            s.trick_no,
+            s.pending_show,
+            asked,
+            open_kinds,
+            s.decl_choice >= 0,
+            s.forced_lead,
+        )
+        return legal_mask(self.t, turn, hand) & (s.current_player >= 0)
 
     def observe(self, s: State, player: Array | int) -> Array:
         """``player``'s observation vector, the reference encoder's layout (seat-relative: ``player`` first)."""
@@ -288,3 +316,10 @@ class GoninkanFast:
 
     def _finish(self, s: State) -> State:
         return with_mask_and_view(s, self.legal_mask, self.observe)
+
+
+class GoninkanFast(KankeiFast):
+    """Goninkan for JAX; options as ``cardenvs/goninkan-v1`` takes them (a round or a match per episode)."""
+
+    game = "goninkan-v1"
+    options_type = GoninkanOptions

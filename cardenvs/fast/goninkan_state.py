@@ -1,4 +1,4 @@
-"""The state of :mod:`cardenvs.fast.goninkan` (an episode of Goninkan as arrays) and the seating helpers."""
+"""The state of :mod:`cardenvs.fast.goninkan` (an episode of Goninkan or Yoninkan as arrays) and the seating helpers."""
 
 from __future__ import annotations
 
@@ -25,6 +25,11 @@ class Deal(NamedTuple):
     card_order: Array  # (R, 10) the partner's cards face down (indices into his sorted hand): slot 0 comes back
     # in a random exchange; the blind chooser picks one
     decider_pick: Array  # (R,) 0 or 1: kankei_lead_decider="random": which 関係 member (by player index) decides
+    redeal_slot: Array  # (R,) (Yoninkan, yoninkan_double="redeal") a deal 1 that gives one player both key cards
+    # is mended instead of dealt again: the key card changes places with the card at this index among the other
+    # players' cards (sorted). A deal without a double is dealt directly or mended from one of 9 doubles (its key
+    # card swapped with one of the joker holder's 9 other cards), each with chance 1/30: every such deal is as
+    # likely as any other, as dealing again makes them.
 
 
 class State(NamedTuple):
@@ -59,8 +64,12 @@ class State(NamedTuple):
     best: Array  # () strength of the winning card
     honours: Array  # (n,) honours each player took this deal
     side_honours: Array  # (2,) honours of the 関係 and 無関係 sides this deal
-    declared: Array  # (2,) bool: じゅうろく, 逆じゅうろく
-    declarer: Array  # (2,)
+    decls: Array  # (n, 4) bool: the live declarations by player and kind (scoring.Kind)
+    swept: Array  # (2,) bool: the 関係 / 無関係 side's declaration came after a skunk (not in trick 1)
+    revealed: Array  # (n,) bool: (Yoninkan) made a declaration this deal, which tells his side
+    decl_choice: Array  # () (Yoninkan trick 1) the declaration chosen for the card to come, -1 none, -2 not yet
+    forced_lead: Array  # () (Yoninkan) the card that must open trick 1 of deal 1 (the ♠A), -1
+    team_public: Array  # () bool: every side is known (Goninkan: always; Yoninkan: after deal 1, or announced)
     sweep_offered: Array  # (2,) bool
     pending_show: Array  # () the first card shown, -1
     chooser: Array  # () the trump chooser of deals 2 and 3
@@ -72,7 +81,7 @@ class State(NamedTuple):
     truncated: Array  # () bool, the step cap was reached
     rewards: Array  # (n,) float32, earned by the last step (a round's points when it ends)
     step_count: Array  # ()
-    legal_action_mask: Array  # (132,) bool, for the player to act
+    legal_action_mask: Array  # (actions,) bool, for the player to act
     observation: Array  # (observation size,) float32, the player to act's view (player 0's once over)
 
 
