@@ -1,14 +1,15 @@
-"""Goninkan as one JAX array program (Pgx's API): ``init(key) -> State``, ``step(state, action) -> State``, both
-pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of episodes at once.
+"""Goninkan and Yoninkan as one JAX array program (Pgx's API): ``init(key) -> State``, ``step(state, action) ->
+State``, both pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of episodes at once.
 
-The rules, the 132 action ids and the observation vector are those of the reference engine
-(:mod:`cardenvs.goninkan`, the oracle; ``tests/fast`` plays both side by side), for every option: an episode of
-one round of 1–3 deals (the env's default) or a whole match (``episode="match"``: rounds until ``n_rounds``, the
-dealer passing to the right, the seat swaps kept, each round's points paid when it ends); the 関係 calls and the
-seat swap, the 二重関 exchange (a chance event, or the blind choice of the player between), いく/こい (its decider
-drawn at random too), the show and the trump choice of deals 2 and 3, the tricks (the joker's timing),
-じゅうろく / 逆じゅうろく and the scoring. Every chance outcome of an episode (each deal it can need, each round's
-exchange and decider draw) is drawn by ``init``, so ``step`` never shuffles. Yoninkan is not played here.
+The rules, the action ids and the observation vector are those of the reference engine (:mod:`cardenvs.goninkan`,
+the oracle; ``tests/fast`` plays both side by side), for every option of both games: an episode of one round of
+1–3 deals (the env's default) or a whole match (``episode="match"``: rounds until ``n_rounds``, the dealer passing
+to the right, the seat swaps kept, each round's points paid when it ends); Goninkan's 関係 calls and seat swap,
+the 二重関 exchange (a chance event, or the blind choice of the player between), いく/こい (its decider drawn at
+random too); Yoninkan's hidden pair and trick-1 declarations (:mod:`cardenvs.fast.yoninkan_rules`); the show and
+the trump choice of deals 2 and 3, the tricks (the joker's timing and strength), じゅうろく / 逆じゅうろく and the
+scoring. The program reads the games' differences from the reference's ``Ruleset``. Every chance outcome of an
+episode (each deal it can need, each round's draws) is drawn by ``init``, so ``step`` never shuffles.
 """
 
 from __future__ import annotations
