@@ -91,8 +91,8 @@ class KankeiPlay(KankeiTeams[OptionsT]):
         if card == self.joker and len(trick) == 1:
             public["suit"] = SUIT_TEXT[named_suit]
         self.events.add("play", player, public=public)
-        if self.deal == 1 and card in self.key_cards():
-            self.knowledge_changed()
+        if self.deal == 1 and (card in self.key_cards() or not self.hands[player]):
+            self.knowledge_changed()  # an emptied hand can no longer hold an unplayed key card
         if len(trick) == self.active_count:
             self._end_trick()
         else:

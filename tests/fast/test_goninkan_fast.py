@@ -108,20 +108,6 @@ class ScriptedDraws:
         return value
 
 
-class FreshViews(KankeiGame[Any]):
-    """The reference game with every player's view of the teams worked out afresh at each observation.
-
-    The engine caches each view and recomputes it after the events it lists (``knowledge_changed``); one is
-    missing: in trick 10 of Yoninkan's deal 1 a player who has played his last card can no longer hold an unplayed
-    key card, which can settle the teams, but the cached view waits for the next listed event, so what a seat is
-    told depends on when it was last observed. The JAX side always computes the current view, which is what the
-    engine's own ``key_placements`` gives when asked afresh (docs/fast.md)."""
-
-    def observation(self, player: int) -> np.ndarray:
-        self.knowledge_changed()
-        return super().observation(player)
-
-
 def round_draws(env: KankeiFast, state: Any, i: int) -> ScriptedDraws:
     """What the reference draws at the start of game ``i``'s round in progress in the JAX ``state``."""
     r = int(state.rounds_played[i])
@@ -174,7 +160,7 @@ def play_lockstep(
     deals = deals._replace(places=places)
     state, views = compiled(lambda d: with_views(jax.vmap(env.init_from_deal)(d), observe_all, players), deals)(deals)
     refs = [
-        FreshViews.from_deal(
+        KankeiGame.from_deal(
             opts,
             dealt(t, state, i),
             dealer=int(dealers[i]),

@@ -1,5 +1,6 @@
 """The leak test at states a random rollout rarely reaches: the deal-2 show, the blind 二重関 exchange,
-Yoninkan's hidden partners mid-trick, and Goninkan's trick-9 joker inference."""
+Yoninkan's hidden partners mid-trick and after a hand empties in the last trick, and Goninkan's trick-9 joker
+inference."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+import cardenvs
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, YoninkanOptions
 from cardenvs.testing import checks
@@ -85,3 +87,27 @@ def test_goninkan_joker_is_with_a_player_yet_to_play_trick_nine() -> None:
         for _ in range(10):
             assert g.resample_hidden(observer, rng).holder(g.joker) != 3  # 3 played in trick 9 without it
     assert_no_leak(g, choices=False)
+
+
+def test_yoninkan_views_follow_a_hand_emptied_in_the_last_trick() -> None:
+    """A seat's cached view of the hidden teams equals one worked out afresh at every decision: in trick 10 a player
+    who has played his last card can no longer hold an unplayed key card, which can settle the teams (a view cached
+    before that card missed it). The joker is mostly held back so that key cards reach trick 10."""
+    options = cardenvs.make_raw("yoninkan-v1", play_all_tricks=True).options
+    rng = np.random.default_rng(0)
+    stale = []
+    for seed in range(40):
+        game = cardenvs.definition("yoninkan-v1").new_game(options, np.random.default_rng(seed))
+        while not game.is_terminal:
+            cached = [game.observation(p) for p in range(game.num_players)]
+            afresh = game.clone()
+            afresh.knowledge_changed()
+            seats = range(game.num_players)
+            stale += [(seed, p) for p in seats if not np.array_equal(cached[p], afresh.observation(p))]
+            legal = np.flatnonzero(game.legal_mask())
+            jokers = (legal >= game.A_LEAD_JOKER) & (legal <= game.A_JOKER)
+            if jokers.any() and not jokers.all() and rng.random() < 0.9:
+                legal = legal[~jokers]
+            game.apply(int(legal[rng.integers(len(legal))]))
+            game.take_rewards()
+    assert stale == []
