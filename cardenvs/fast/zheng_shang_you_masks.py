@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from cardenvs.zheng_shang_you.combos import SEQUENCE, SET, SET_SEQUENCE, SINGLE, lead_shapes
+from cardenvs.zheng_shang_you.combos import SEQUENCE, SET, SET_SEQUENCE, SINGLE, ComboRules, lead_shapes
 from cardenvs.zheng_shang_you.ranks import ACE, NUM_CARDS, NUM_VALUES, TWO, value_of
 
 Array = jax.Array
@@ -64,12 +64,13 @@ def feasible(
     hi: Array,
     suit_hi: Array,
     suit_ok: Array,
-    joker_keeps_suitedness: bool,
+    rules: ComboRules,
 ) -> Array:
     """Whether some combination of the shape (``kind``, ``group``, ``length``) with top rank ``top`` (a set's rank)
     satisfying ``req`` has, per value, between ``lo`` and ``hi`` cards (``(..., 15)``). Sequences also need, per
     suit, whether a natural of that suit can fill each rank (``suit_hi``, ``(..., 4, 12)``) and whether the cards
-    picked so far all have that suit (``suit_ok``, ``(..., 4)``). Every argument broadcasts."""
+    picked so far all have that suit (``suit_ok``, ``(..., 4)``). Every array argument broadcasts; ``rules``: the
+    options that change what a combination is."""
     k, g, n, h, r = (jnp.asarray(x)[..., None] for x in (kind, group, length, top, req))
     v = jnp.asarray(_V)
     joker = jnp.asarray(_JOKER)
@@ -82,8 +83,10 @@ def feasible(
         _set_ok(g, h, r, lo, hi),
         jnp.where(
             k0 == SEQUENCE,
-            _sequence_ok(n, h, r, lo, hi, lo_j, hi_j, suit_hi, suit_ok, joker_keeps_suitedness),
-            jnp.where(k0 == SET_SEQUENCE, _set_sequence_ok(g, n, h, r, lo, hi, lo_j, hi_j), single),
+            _sequence_ok(n, h, r, lo, hi, lo_j, hi_j, suit_hi, suit_ok, rules.joker_keeps_suitedness),
+            jnp.where(
+                k0 == SET_SEQUENCE, _set_sequence_ok(g, n, h, r, lo, hi, lo_j, hi_j, rules.set_sequence_top), single
+            ),
         ),
     )
 
@@ -98,11 +101,12 @@ def _set_ok(g: Array, rank: Array, req: Array, lo: Array, hi: Array) -> Array:
     return (r0 != NONE) & fits & natural & (low <= g0) & (g0 <= high) & (rank[..., 0] < NUM_VALUES - 1)
 
 
-def _run(length: Array, top: Array) -> tuple[Array, Array]:
-    """The values of the run (a mask over the 15 values) and whether the top is possible for that length."""
+def _run(length: Array, top: Array, highest: int = ACE) -> tuple[Array, Array]:
+    """The values of the run (a mask over the 15 values) and whether the top is possible for that length (runs
+    end at ``highest`` at most)."""
     v = jnp.asarray(_V)
     run = (v >= top - length + 1) & (v <= top)
-    return run, (top[..., 0] <= ACE) & (top[..., 0] >= length[..., 0] - 1)
+    return run, (top[..., 0] <= highest) & (top[..., 0] >= length[..., 0] - 1)
 
 
 def _sequence_ok(
@@ -150,9 +154,12 @@ def _sequence_ok(
 
 
 def _set_sequence_ok(
-    g: Array, length: Array, top: Array, req: Array, lo: Array, hi: Array, lo_j: Array, hi_j: Array
+    g: Array, length: Array, top: Array, req: Array, lo: Array, hi: Array, lo_j: Array, hi_j: Array, highest: int
 ) -> Array:
-    run, valid = _run(length, top)
+    """A run of sets ending at ``highest`` at most; one ending at the 2 (``highest`` = 2) has its 2-rank group of
+    natural 2s, jokers making up the rest; every other 2 and joker is wild."""
+    run, valid = _run(length, top, highest)
+    run &= jnp.asarray(_NATURAL)  # the ranks naturals fill (a 2-rank group is counted apart)
     valid &= ~((lo > 0) & ~run & jnp.asarray(_NATURAL)).any(-1) & ~((lo > g) & run).any(-1)
     fill = jnp.minimum(hi, g)
     low_sum = jnp.where(run, lo, 0).sum(-1)
@@ -166,6 +173,13 @@ def _set_sequence_ok(
     naturals = (g[..., 0] * length[..., 0])[ex] - twos - jokers
     low_sum, max_sum, forced, optional = low_sum[ex], max_sum[ex], forced[ex], optional[ex]
     empty = forced + jnp.maximum(0, optional - (naturals - low_sum))  # fewest ranks left without a natural
+    if highest == TWO:  # a run to the 2: its group takes natural 2s first, then jokers
+        to_two = (top[..., 0] == TWO)[ex]
+        natural_twos = jnp.where(to_two, jnp.minimum(twos, g[..., 0][ex]), 0)
+        spare = jokers - jnp.where(to_two, g[..., 0][ex] - natural_twos, 0)
+    else:
+        natural_twos, spare = jnp.zeros_like(twos), jokers
+    wilds = twos - natural_twos + jokers
     r = req[..., 0][ex]
     ok = (
         (lo2 <= twos)
@@ -174,8 +188,8 @@ def _set_sequence_ok(
         & (jokers <= hi_j[ex])
         & (low_sum <= naturals)
         & (naturals <= max_sum)
-        & (empty <= jokers)
-        & ((r == ANY) | ((r == PURE) & (twos == 0) & (jokers == 0)))
+        & (empty <= spare)
+        & ((r == ANY) | ((r == PURE) & (wilds == 0)))
     )
     return valid & ok.any(axis=(-2, -1))
 
@@ -206,9 +220,10 @@ _SET_SEQUENCE_GROUPS, _SET_SEQUENCE_RUNS = _runs(SET_SEQUENCE)
 _SET_SIZES = SHAPES[SHAPES[:, 0] == SET][:, 1]
 
 
-def legal_shapes(hand: Array) -> Array:
+def legal_shapes(hand: Array, rules: ComboRules) -> Array:
     """(Lead) ``(28,)``: the shapes some combination of the hand has, by closed forms (the reference builder's):
-    the largest set, the runs with as many ranks missing as jokers at most, and per set sequence the wilds needed."""
+    the largest set, the runs with as many ranks missing as jokers at most, and per set sequence the wilds needed
+    (with ``set_sequence_top`` 2, runs to the 2 by the box test, as the reference tests them)."""
     counts = _counts(hand)
     twos, jokers = counts[TWO], counts[TWO + 1] + counts[TWO + 2]
     v = jnp.asarray(_V)
@@ -222,27 +237,31 @@ def legal_shapes(hand: Array) -> Array:
     used = jnp.where(in_run, jnp.minimum(naturals, groups), 0).sum(-1)
     empty = (in_run & (naturals == 0)).sum(-1)
     size = in_run.sum(-1) * groups[..., 0]
-    set_sequences = in_run.any(-1) & (size - used <= twos + jokers) & (empty <= jokers)
+    set_sequences = (in_run.any(-1) & (size - used <= twos + jokers) & (empty <= jokers)).any(-1)
+    if rules.set_sequence_top == TWO:
+        rows = SHAPES[SHAPES[:, 0] == SET_SEQUENCE]
+        group, length = jnp.asarray(rows[:, 1:2]), jnp.asarray(rows[:, 2:3])  # (shapes, 1): broadcast over values
+        top, req = jnp.full_like(group, TWO), jnp.full_like(group, ANY)
+        no_cards = jnp.zeros(NUM_VALUES, INT)
+        set_sequences |= _set_sequence_ok(group, length, top, req, no_cards, counts, no_cards.sum(), jokers, TWO)
     return jnp.concatenate(
         [
             hand.any()[None],
             jnp.asarray(_SET_SIZES) <= largest_set,
             (runs & (missing <= jokers)).any(-1),
-            set_sequences.any(-1),
+            set_sequences,
         ]
     )
 
 
-def legal_tops(hand: Array, shape: Array, beat: tuple[Array, ...], joker_keeps_suitedness: bool) -> Array:
+def legal_tops(hand: Array, shape: Array, beat: tuple[Array, ...], rules: ComboRules) -> Array:
     """(Set) sequences ``(13,)``: the top ranks some beating completion has. ``beat``: the table's shape, top rank,
     wild and suited flags."""
     kind, group, length = (jnp.asarray(SHAPES)[shape, i] for i in range(3))
     tops = jnp.arange(TWO + 1)
     req = requirement(beat, kind, tops)
     zero = jnp.zeros(NUM_VALUES, INT)
-    return feasible(
-        kind, group, length, tops, req, zero, _counts(hand), _by_suit(hand), jnp.ones(4, bool), joker_keeps_suitedness
-    )
+    return feasible(kind, group, length, tops, req, zero, _counts(hand), _by_suit(hand), jnp.ones(4, bool), rules)
 
 
 def legal_picks(
@@ -252,7 +271,7 @@ def legal_picks(
     shape: Array,
     build_top: Array,
     beat: tuple[Array, ...],
-    joker_keeps_suitedness: bool,
+    rules: ComboRules,
 ) -> Array:
     """``(54,)``: the cards that may be picked next (each keeps a beating completion within reach)."""
     kind, group, length = (jnp.asarray(SHAPES)[shape, i] for i in range(3))
@@ -271,5 +290,5 @@ def legal_picks(
     suit_ok = only_suit[None, :] & jnp.asarray(_SUIT_ALLOWS)
     top = jnp.where((kind >= SEQUENCE) | picks.any(), build_top, value)
     req = requirement(beat, kind, top)
-    ok = feasible(kind, group, length, top, req, lo, hi, _by_suit(reachable), suit_ok, joker_keeps_suitedness)
+    ok = feasible(kind, group, length, top, req, lo, hi, _by_suit(reachable), suit_ok, rules)
     return ok & hand & ~picks & (jnp.arange(NUM_CARDS) > last)
