@@ -92,6 +92,8 @@ class ZhengShangYouFast:
         self.units = jnp.asarray(opts.teams, INT)
         self.layout = observation_layout(n)
         self._seats = jnp.arange(n, dtype=INT)
+        self.slots = -(-NUM_CARDS // n)
+        """The largest hand of a deal (the exchange keeps sizes): the candidate cards of a pick test."""
         self._sjx_points = _sjx_points(opts) if opts.team_mode == "san_jia_xi" else None
 
     # ------------------------------------------------------------------ set-up
@@ -344,7 +346,7 @@ class ZhengShangYouFast:
         shapes = legal_shapes(hand, rules) & (s.build_shape < 0)
         needs_top = (s.build_shape >= 0) & (kind >= SEQUENCE) & (s.build_top < 0)
         tops = legal_tops(hand, shape, beat, rules) & needs_top
-        picks = legal_picks(hand, s.build_picks, s.build_last, shape, s.build_top, beat, rules)
+        picks = legal_picks(hand, s.build_picks, s.build_last, shape, s.build_top, beat, rules, self.slots)
         picks &= (s.build_shape >= 0) & ~needs_top
         no_give = jnp.zeros(A.TAKE - A.GIVE, bool)
         play = jnp.concatenate([(~leading & ~started)[None], shapes, tops, picks, no_give, jnp.zeros(2, bool)])

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.zheng_shang_you.combos import SEQUENCE, SET, SET_SEQUENCE, SINGLE, ComboRules, lead_shapes
-from cardenvs.zheng_shang_you.ranks import ACE, NUM_CARDS, NUM_VALUES, TWO, value_of
+from cardenvs.zheng_shang_you.ranks import ACE, BJ, NUM_CARDS, NUM_VALUES, TWO, value_of
 
 Array = jax.Array
 INT = jnp.int32
@@ -27,11 +27,6 @@ NATURALS = 4 * (ACE + 1)
 
 VALUE = np.array([value_of(p) for p in range(NUM_CARDS)], np.int32)
 VALUE_HOT = (VALUE[:, None] == np.arange(NUM_VALUES)[None, :]).astype(np.int32)  # (54, 15)
-SAME_VALUE_ABOVE = (VALUE[:, None] == VALUE[None, :]) & (np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None])
-ABOVE = np.arange(NUM_CARDS)[None, :] > np.arange(NUM_CARDS)[:, None]  # ABOVE[p, q]: q comes after p
-_IS_CARD = np.eye(NUM_CARDS, NATURALS, dtype=bool)  # [p, q]: candidate p is natural q
-_SUIT_ALLOWS = np.array([[p >= NATURALS or p % 4 == suit for suit in range(4)] for p in range(NUM_CARDS)])
-"""[p, suit]: a sequence with candidate ``p`` can still be of that suit (a joker leaves every suit open)."""
 SHAPES = np.array(lead_shapes(), np.int32)  # (28, 3): kind, group, length
 NUM_SHAPES = len(SHAPES)
 _V = np.arange(NUM_VALUES)
@@ -272,23 +267,32 @@ def legal_picks(
     build_top: Array,
     beat: tuple[Array, ...],
     rules: ComboRules,
+    slots: int,
 ) -> Array:
-    """``(54,)``: the cards that may be picked next (each keeps a beating completion within reach)."""
+    """``(54,)``: the cards that may be picked next (each keeps a beating completion within reach). The candidates
+    are the held cards above the last pick, at most ``slots`` (the largest hand of the deal): the test runs on
+    ``slots`` rows rather than 54, each row holding its card's facts."""
     kind, group, length = (jnp.asarray(SHAPES)[shape, i] for i in range(3))
-    value = jnp.asarray(VALUE)
+    index = jnp.arange(NUM_CARDS)
+    candidates = hand & ~picks & (index > last)
+    slot_of = jnp.cumsum(candidates) - 1
+    in_slot = candidates[None, :] & (slot_of[None, :] == jnp.arange(slots)[:, None])  # (slots, 54)
+    card = jnp.where(in_slot, index, 0).sum(-1)  # (slots,): 0 in an empty slot (its row is masked out)
+    value = jnp.where(card >= BJ, card - BJ + TWO + 1, card // 4)
+    above = index[None, :] > card[:, None]  # (slots, 54)
     picked = _counts(picks)
-    lo = picked[None, :] + jnp.asarray(VALUE_HOT)
-    same_above = jnp.asarray(SAME_VALUE_ABOVE).astype(INT) @ hand.astype(INT)
     v = jnp.asarray(_V)[None, :]
     below, at = v < value[:, None], v == value[:, None]
+    lo = picked[None, :] + at
+    same_above = (hand[None, :] & above & (jnp.asarray(VALUE)[None, :] == value[:, None])).sum(-1)
     hi = jnp.where(below, picked[None, :], jnp.where(at, lo + same_above[:, None], _counts(hand)[None, :]))
-    reachable = (
-        picks[None, :NATURALS] | jnp.asarray(_IS_CARD) | (hand[None, :NATURALS] & jnp.asarray(ABOVE[:, :NATURALS]))
-    )
+    natural = jnp.arange(NATURALS)[None, :]
+    reachable = picks[None, :NATURALS] | (natural == card[:, None]) | (hand[None, :NATURALS] & above[:, :NATURALS])
     picked_suits = picks[:NATURALS].reshape(ACE + 1, 4).any(0)
     only_suit = ~(picked_suits[None, :] & ~jnp.eye(4, dtype=bool)).any(-1)  # (4,): no picked natural of another suit
-    suit_ok = only_suit[None, :] & jnp.asarray(_SUIT_ALLOWS)
+    suit_allows = (card[:, None] >= NATURALS) | (card[:, None] % 4 == jnp.arange(4)[None, :])  # a joker: every suit
+    suit_ok = only_suit[None, :] & suit_allows
     top = jnp.where((kind >= SEQUENCE) | picks.any(), build_top, value)
     req = requirement(beat, kind, top)
     ok = feasible(kind, group, length, top, req, lo, hi, _by_suit(reachable), suit_ok, rules)
-    return ok & hand & ~picks & (jnp.arange(NUM_CARDS) > last)
+    return (in_slot & ok[:, None]).any(0)
