@@ -122,8 +122,14 @@ class ZhengShangYouFast:
     ) -> State:
         """The first deal of a game with ``hands`` (``(n, 54)`` bool, pick order; cards in no hand are set aside)
         and ``dealer``; ``key`` shuffles the later deals of a match (a fixed one by default); ``shown``: the San
-        Jia Xi card shown before the deal, which everybody then knows the dealer holds (it must be the dealer's)."""
+        Jia Xi card shown before the deal, which everybody then knows the dealer holds (it must be the dealer's).
+        No hand may hold more cards than a full deal gives (``slots``: the pick test has a row per card); checked
+        here unless ``hands`` is traced (under ``jit`` or ``vmap``)."""
         n, units = self.num_players, self.options.num_units
+        if not isinstance(hands, jax.core.Tracer) and (sizes := np.asarray(hands).sum(-1)).max() > self.slots:
+            raise InvalidOptionError(
+                f"a hand holds at most {self.slots} cards with {n} players (a full deal's largest), got sizes {sizes}"
+            )
         zero = jnp.zeros((), INT)
         no_cards = jnp.zeros(NUM_CARDS, bool)
         known = jnp.zeros((n, n, NUM_CARDS), bool)

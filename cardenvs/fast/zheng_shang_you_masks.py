@@ -5,8 +5,9 @@ A play is built as a shape, a top rank ((set) sequences) and its cards in ascend
 is offered only if some completion of it beats the combination on the table. Because the cards come in ascending
 order, every completion of the picks so far plus a candidate card ``p`` has, per value ``v`` (3 … RJ), a count
 in a box: at least the cards picked, at most those plus the held cards above ``p``. Whether the box holds a legal
-combination of the shape is a few sums per value, and so is the test of every candidate card at once (a 54 × 15
-array per game), of every top rank and of every lead shape: no combination is ever enumerated.
+combination of the shape is a few sums per value, and so is the test of every candidate card at once (a row per
+held card above the last pick, at most a full deal's largest hand: 9 × 15 with six players), of every top rank and
+of every lead shape: no combination is ever enumerated.
 """
 
 from __future__ import annotations

@@ -180,10 +180,14 @@ def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> N
     assert runs_to_two is None or len(runs_to_two) >= 3, len(runs_to_two)
 
 
-def test_bad_options_are_refused() -> None:
+def test_bad_options_and_hands_are_refused() -> None:
     with pytest.raises(InvalidOptionError, match="san_jia_xi"):
         ZhengShangYouFast(num_players=4, team_mode="san_jia_xi")
     with pytest.raises(InvalidOptionError, match="set_sequence_top"):
         ZhengShangYouFast(num_players=4, set_sequence_top="K")
     with pytest.raises(InvalidOptionError, match="num_players"):
         ZhengShangYouFast(num_players=7)
+    too_many = np.zeros((6, 54), bool)
+    too_many[0, :10] = True  # six players are dealt 9 cards each: the pick test has 9 rows
+    with pytest.raises(InvalidOptionError, match="at most 9 cards"):
+        ZhengShangYouFast(num_players=6).init_from_hands(too_many, 0)
