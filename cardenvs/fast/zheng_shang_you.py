@@ -3,9 +3,9 @@ both pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at on
 
 The rules, the 152 action ids (a play built in sub-steps: shape, top rank, one card at a time; the exchange's gives
 and takes) and the observation vector are those of the reference engine (:mod:`cardenvs.zheng_shang_you.rules`,
-the oracle; ``tests/fast`` plays both side by side): the individual game and the 2 v 2 partnership, whole matches
-with the card exchange or single deals, both reward modes and the rule options but two (refused by name): San Jia
-Xi and ``set_sequence_top="2"``. Legality of each sub-step is a set of array tests
+the oracle; ``tests/fast`` plays both side by side): the individual game, the 2 v 2 partnership and San Jia Xi
+(3 v 3, its shown card and scoring table), whole matches with the card exchange or single deals, both reward modes
+and every rule option. Legality of each sub-step is a set of array tests
 (:mod:`cardenvs.fast.zheng_shang_you_masks`); every branch of the rules is computed for every game and the right
 one selected (``jnp.where``).
 """
@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
@@ -75,19 +76,13 @@ class State(NamedTuple):
 
 
 class ZhengShangYouFast:
-    """Zheng Shang You for JAX; options as ``cardenvs/zheng_shang_you-v0`` takes them (but two, refused)."""
+    """Zheng Shang You for JAX; options as ``cardenvs/zheng_shang_you-v0`` takes them, every one of them."""
 
     num_actions = A.SIZE
 
     def __init__(self, max_steps: int | None = None, **options: Any):
         """``max_steps``: the step cap (truncation); by default the reference env's."""
         opts: ZsyOptions = build_options(ZsyOptions, options, game="zheng_shang_you-v0")
-        if opts.team_mode == "san_jia_xi":
-            raise InvalidOptionError(
-                "the JAX path does not play team_mode='san_jia_xi' (individual and partners it does)"
-            )
-        if opts.set_sequence_top != "A":
-            raise InvalidOptionError("the JAX path does not play set_sequence_top='2' (only the default 'A')")
         max_steps = _default_max_steps(opts) if max_steps is None else max_steps
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
@@ -97,11 +92,20 @@ class ZhengShangYouFast:
         self.units = jnp.asarray(opts.teams, INT)
         self.layout = observation_layout(n)
         self._seats = jnp.arange(n, dtype=INT)
+        self.slots = -(-NUM_CARDS // n)
+        """The largest hand of a deal (the exchange keeps sizes): the candidate cards of a pick test."""
+        self._sjx_points = _sjx_points(opts) if opts.team_mode == "san_jia_xi" else None
 
     # ------------------------------------------------------------------ set-up
     def init(self, key: Array) -> State:
-        """A random first deal (a random dealer unless ``first_dealer`` fixes one) and its first decision."""
+        """A random first deal (a random dealer unless ``first_dealer`` fixes one; in San Jia Xi, whoever is dealt
+        a card drawn and shown beforehand) and its first decision."""
         dealer_key, deal_key, later_key = jax.random.split(key, 3)
+        if self.options.team_mode == "san_jia_xi":  # dealt from a random seat; the shown card's holder deals
+            start = jax.random.randint(dealer_key, (), 0, self.num_players, dtype=INT)
+            shown = jax.random.randint(jax.random.fold_in(dealer_key, 1), (), 0, NUM_CARDS, dtype=INT)
+            hands = self.deal(deal_key, start)
+            return self.init_from_hands(hands, jnp.argmax(hands[:, shown]).astype(INT), later_key, shown)
         if self.options.first_dealer is None:
             dealer = jax.random.randint(dealer_key, (), 0, self.num_players, dtype=INT)
         else:
@@ -113,16 +117,28 @@ class ZhengShangYouFast:
         seat = (dealer + shuffled_places(key, NUM_CARDS)) % self.num_players
         return seat[None, :] == self._seats[:, None]
 
-    def init_from_hands(self, hands: Array, dealer: Array | int, key: Array | None = None) -> State:
+    def init_from_hands(
+        self, hands: Array, dealer: Array | int, key: Array | None = None, shown: Array | int | None = None
+    ) -> State:
         """The first deal of a game with ``hands`` (``(n, 54)`` bool, pick order; cards in no hand are set aside)
-        and ``dealer``; ``key`` shuffles the later deals of a match (a fixed one by default)."""
+        and ``dealer``; ``key`` shuffles the later deals of a match (a fixed one by default); ``shown``: the San
+        Jia Xi card shown before the deal, which everybody then knows the dealer holds (it must be the dealer's).
+        No hand may hold more cards than a full deal gives (``slots``: the pick test has a row per card); checked
+        here unless ``hands`` is traced (under ``jit`` or ``vmap``)."""
         n, units = self.num_players, self.options.num_units
+        if not isinstance(hands, jax.core.Tracer) and (sizes := np.asarray(hands).sum(-1)).max() > self.slots:
+            raise InvalidOptionError(
+                f"a hand holds at most {self.slots} cards with {n} players (a full deal's largest), got sizes {sizes}"
+            )
         zero = jnp.zeros((), INT)
         no_cards = jnp.zeros(NUM_CARDS, bool)
+        known = jnp.zeros((n, n, NUM_CARDS), bool)
+        if shown is not None:
+            known |= ((self._seats == dealer)[:, None] & (jnp.arange(NUM_CARDS) == shown)[None, :])[None]
         state = State(
             hands=jnp.asarray(hands, bool),
             played=jnp.zeros((n, NUM_CARDS), bool),
-            known=jnp.zeros((n, n, NUM_CARDS), bool),
+            known=known,
             places=jnp.zeros(n, INT),
             passed=jnp.zeros(n, bool),
             passes=zero,
@@ -182,12 +198,12 @@ class ZhengShangYouFast:
             build_shape=shape, build_top=build_top, build_picks=picks, build_last=jnp.where(is_pick, card, s.build_last)
         )
         plays = is_pick & (picks.sum() == group * length)
-        played = self._play(building, seat, kind, picks, build_top)
+        played = self._play(building, seat, kind, group, picks, build_top)
         passed = self._pass(s, seat)
         after = choose(plays, played, building)
         return choose(a == A.PASS, passed, after)
 
-    def _play(self, s: State, seat: Array, kind: Array, cards: Array, rank: Array) -> State:
+    def _play(self, s: State, seat: Array, kind: Array, group: Array, cards: Array, rank: Array) -> State:
         """``seat`` plays ``cards``: the new combination to beat, perhaps going out, perhaps the deal's end."""
         at_seat = self._seats == seat
         hands = s.hands & ~(at_seat[:, None] & cards[None, :])
@@ -197,10 +213,12 @@ class ZhengShangYouFast:
         one_suit = (natural_suits.max() == jnp.where(natural_suits < 0, 99, natural_suits).min()) & (
             natural_suits.max() >= 0
         )
+        twos = (cards & (value == TWO)).sum()
+        natural_twos = jnp.where(rank == TWO, jnp.minimum(twos, group), 0)  # a run to the 2 (set_sequence_top)
         wild = jnp.where(
             kind == SET,
             (cards & (value != rank)).any(),
-            jnp.where(kind == SEQUENCE, jokers, (kind == SET_SEQUENCE) & (cards & (value >= TWO)).any()),
+            jnp.where(kind == SEQUENCE, jokers, (kind == SET_SEQUENCE) & ((twos > natural_twos) | jokers)),
         )
         suited = (kind == SEQUENCE) & one_suit & (jokers <= self.options.joker_keeps_suitedness)
         emptied = ~take(hands, seat).any()
@@ -258,7 +276,11 @@ class ZhengShangYouFast:
         order = (s.places[None, :] == jnp.arange(1, n + 1)[:, None]).argmax(axis=1).astype(INT)  # seats by place
         units = self.units
         unit_of = units[:, None] == jnp.arange(opts.num_units)[None, :]  # (n, units)
-        points = FIRST_POINTS * take(unit_of, order[0]) + SECOND_POINTS * take(unit_of, order[1])
+        if self._sjx_points is None:
+            points = FIRST_POINTS * take(unit_of, order[0]) + SECOND_POINTS * take(unit_of, order[1])
+        else:  # each team's places as a bit set (bit place - 1), looked up in the table
+            team_places = jnp.where(unit_of, 1 << (s.places[:, None] - 1), 0).sum(0)
+            points = jnp.where(team_places[:, None] == jnp.arange(64), self._sjx_points, 0).sum(1)
         totals = s.totals + points
         deals_played = s.deals_played + 1
         best = totals.max()
@@ -320,17 +342,17 @@ class ZhengShangYouFast:
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
         """The legal actions of the player to act (all false once the game is over)."""
-        jk = self.options.joker_keeps_suitedness
+        rules = self.options.combo_rules
         hand = take(s.hands, s.current_player)
         beat = (s.top_shape, s.top_rank, s.top_wild, s.top_suited)
         shape = jnp.maximum(s.build_shape, 0)
         kind = jnp.asarray(SHAPES)[shape, 0]
         leading = s.top_shape < 0
         started = (leading & (s.build_shape >= 0)) | (s.build_top >= 0) | s.build_picks.any()
-        shapes = legal_shapes(hand) & (s.build_shape < 0)
+        shapes = legal_shapes(hand, rules) & (s.build_shape < 0)
         needs_top = (s.build_shape >= 0) & (kind >= SEQUENCE) & (s.build_top < 0)
-        tops = legal_tops(hand, shape, beat, jk) & needs_top
-        picks = legal_picks(hand, s.build_picks, s.build_last, shape, s.build_top, beat, jk)
+        tops = legal_tops(hand, shape, beat, rules) & needs_top
+        picks = legal_picks(hand, s.build_picks, s.build_last, shape, s.build_top, beat, rules, self.slots)
         picks &= (s.build_shape >= 0) & ~needs_top
         no_give = jnp.zeros(A.TAKE - A.GIVE, bool)
         play = jnp.concatenate([(~leading & ~started)[None], shapes, tops, picks, no_give, jnp.zeros(2, bool)])
@@ -345,3 +367,11 @@ class ZhengShangYouFast:
         return s._replace(
             legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
         )
+
+
+def _sjx_points(options: ZsyOptions) -> Array:
+    """The San Jia Xi table in force as a ``(64,)`` lookup by a team's places as a bit set (bit ``place - 1``)."""
+    points = np.zeros(64, np.int32)
+    for places, value in options.sjx_table.items():
+        points[sum(1 << (int(p) - 1) for p in places.split(","))] = value
+    return jnp.asarray(points)
