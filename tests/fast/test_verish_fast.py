@@ -26,8 +26,8 @@ CASES: list[dict[str, Any]] = [
     {"num_players": 3, "forbid_discarded_rank": True, "max_steps": 60},  # some games truncated
     {"num_players": 4, "deck_size": 36, "reward_mode": "exit_order", "n_games": 2, "max_steps": 240},  # a match, capped
     {"num_players": 5},
-    # the holder's choice of quads (36 cards: many quads) in a match of three games, the loser dealing the next
-    {"num_players": 3, "deck_size": 36, "quad_discard_optional": True, "n_games": 3, "loser_deals_next": True},
+    # the holder's choice of quads (36 cards: many quads) in a match of two games, the loser dealing the next
+    {"num_players": 3, "deck_size": 36, "quad_discard_optional": True, "n_games": 2, "loser_deals_next": True},
 ]
 
 

@@ -35,8 +35,8 @@ CASES: list[dict[str, Any]] = [
     {"num_players": 2, "window_before_flush": False, "max_play": 6, "leader": 1},
     {"num_players": 5, "challenge_model": "B", "play_to_ranking": True, "n_games": 2},  # a match of two rankings
     {"num_players": 3, "challenge_model": "C", "deal_from": "dealer", "forbid_exhausted_rank": True, "max_steps": 120},
-    # counts declared apart from the cards placed (hidden counts) in a match of three games, the winner leading next
-    {"num_players": 4, "allow_count_mismatch": True, "max_play": 3, "n_games": 3, "deal_from": "dealer"},
+    # counts declared apart from the cards placed (hidden counts) in a match of two games, the winner leading next
+    {"num_players": 4, "allow_count_mismatch": True, "max_play": 3, "n_games": 2, "deal_from": "dealer"},
 ]
 
 
