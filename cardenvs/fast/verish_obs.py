@@ -19,11 +19,10 @@ def observe(env: VerishFast, s: State, me: jax.Array) -> jax.Array:
     """``me``'s view of ``s`` as one float32 vector of the reference layout's size."""
     f32 = jnp.float32
     my_turn = s.current_player == me
-    building_phase = jnp.where(
-        s.quad_queue.any(),
-        0,
-        jnp.where(s.leading & (s.building_rank < 0), 1, jnp.where(~s.leading & (s.building_count == 0), 2, 3)),
-    )
+    picking = jnp.where(~s.leading & (s.building_count == 0), 2, 3)
+    building_phase = jnp.where(s.leading & (s.building_rank < 0), 1, picking)
+    if env.options.quad_discard_optional:
+        building_phase = jnp.where(s.quad_queue.any(), 0, building_phase)
     groups = [
         *claim_groups(s, me, 4 * s.discarded),
         s.discarded,

@@ -2,12 +2,13 @@
 pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at once.
 
 The rules, the action ids and the observation vector are those of the reference engine
-(:mod:`cardenvs.yukushi.rules`, the oracle; ``tests/fast`` plays both side by side), for one game per episode with
-the number of cards placed public: 2–8 players, the three challenge models, ``window_before_flush``,
-``max_play``, ``play_to_ranking``, ``forbid_exhausted_rank``, ``deal_from`` and ``leader``. A step is at most
-one of: a window answer, a turn's call, pass or sub-step of a play; each may close the window and call or flush,
-which may put a player out and end the game. Every branch is computed for every game and the right one selected
-(``jnp.where``).
+(:mod:`cardenvs.yukushi.rules`, the oracle; ``tests/fast`` plays both side by side), with every option: 2–8
+players, the three challenge models, ``window_before_flush``, ``allow_count_mismatch`` (declared counts, the
+numbers placed and held hidden), ``max_play``, ``play_to_ranking``, ``forbid_exhausted_rank``, ``deal_from``,
+``leader`` and matches of several games (the next game dealt inside the step from ``state.key``). A step is at
+most one of: a window answer, a turn's call, pass or sub-step of a play; each may close the window and call or
+flush, which may put a player out and end the game (and deal the match's next). Every branch is computed for every
+game and the right one selected (``jnp.where``).
 """
 
 from __future__ import annotations
