@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.errors import InvalidOptionError
@@ -299,8 +300,13 @@ class YukushiFast:
         return jnp.where(over, points, 0).astype(INT)
 
     def _rewards(self, points: Array, over: Array) -> Array:
+        """The float32 rewards of ``points`` (see :func:`~cardenvs.fast.claims.fraction`)."""
         n = self.num_players
-        return jnp.where(over, fraction(points, n - 1, n - 1), 0.0)
+        if self.options.play_to_ranking:
+            rewards = fraction(points, n - 1, n - 1)
+        else:  # two values: the table would cost the step more than a choice
+            rewards = jnp.where(points > 0, 1.0, np.float32(-1 / (n - 1)))
+        return jnp.where(over, rewards, 0.0)
 
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
