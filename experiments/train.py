@@ -29,6 +29,7 @@ from typing import Any
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.registry import make_policy, policy_names
 from cardenvs.agents.sb3_policy import ActorWeights, UntrustedCheckpointError, require_trust
+from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.experiments.train_envs import EnvFactory, FromSpec, PoolSeatEnv, Snapshot, make_env
 from cardenvs.registry import definition, game_name, make_raw
 from cardenvs.wrappers import observation_scale
@@ -39,8 +40,9 @@ CONFIGS = Path(__file__).parent / "configs"
 
 
 @dataclass
-class TrainArgs:
-    """Everything a run depends on; the TOML configs set these fields, the command line overrides them."""
+class TrainArgs(PPOSettings):
+    """Everything a run depends on (with the :class:`PPOSettings`); the TOML configs set these fields, the command
+    line overrides them."""
 
     game: str = "verish_ne_verish-v0"
     options: dict[str, Any] = field(default_factory=dict)
@@ -56,16 +58,8 @@ class TrainArgs:
     n_steps: int = 256
     batch_size: int = 512
     n_epochs: int = 4
-    learning_rate: float = 3e-4
     lr_final: float | None = None
     """If set, the learning rate falls linearly from ``learning_rate`` to this over the run (or resumed phase)."""
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    clip_range: float = 0.2
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])
-    activation: str = "tanh"
-    reward_scale: float = 1.0
     # warm start
     imitate: str = ""
     """A registered policy (e.g. ``kyuuri/thrifty``) the network copies before PPO starts; ``""``: none."""

@@ -36,6 +36,7 @@ import numpy as np
 
 from cardenvs.agents.sb3_policy import ACTIVATIONS, ActorWeights, UntrustedCheckpointError
 from cardenvs.agents.tournament.hooks import hooks_for
+from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.experiments.train import load_config, parse_value
 from cardenvs.registry import definition, game_name, make_raw
 
@@ -45,8 +46,9 @@ CONFIG_KEYS = ("options", "net_arch", "activation", "reward_scale", "gamma", "ga
 
 
 @dataclass
-class RLlibArgs:
-    """Everything a run depends on; the game's config file sets :data:`CONFIG_KEYS`, flags override."""
+class RLlibArgs(PPOSettings):
+    """Everything a run depends on (with the :class:`PPOSettings`, here with a 256×256 network by default); the
+    game's config file sets :data:`CONFIG_KEYS`, flags override."""
 
     game: str = "kyuuri-v0"
     options: dict[str, Any] = field(default_factory=dict)
@@ -63,14 +65,7 @@ class RLlibArgs:
     train_batch_size: int = 4000
     minibatch_size: int = 500
     num_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    clip_range: float = 0.2
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    activation: str = "tanh"
-    reward_scale: float = 1.0
     checkpoint_every: int = 10
     """Write a checkpoint every this many iterations (0: only the final one)."""
     out: str = ""
