@@ -64,6 +64,7 @@ FAST_GAMES: dict[str, str] = {
     "cardenvs/yukushi-v0": "YukushiFast",
     "cardenvs/zheng_shang_you-v0": "ZhengShangYouFast",
     "cardenvs/goninkan-v1": "GoninkanFast",
+    "cardenvs/yoninkan-v1": "YoninkanFast",
 }
 """The games with a JAX fast path, by the class in :mod:`cardenvs.fast` that plays them (named here so that choosing
 a backend imports no JAX)."""

@@ -10,19 +10,23 @@ import jax
 import jax.numpy as jnp
 
 from cardenvs.fast.arrays import one_hot, take
+from cardenvs.fast.goninkan_rules import NO_CHOICE
+from cardenvs.fast.yoninkan_rules import declaring, team_view
 from cardenvs.goninkan.encoding import DECISIONS, POINT_SCALE
+from cardenvs.goninkan.table import DECLARE
 
 if TYPE_CHECKING:
-    from cardenvs.fast.goninkan import GoninkanFast
+    from cardenvs.fast.goninkan import KankeiFast
     from cardenvs.fast.goninkan_state import State
 
 Array = jax.Array
 
 
-def observe(env: GoninkanFast, s: State, me: Array) -> Array:
-    """``me``'s observation of the round ``s`` (Goninkan: the teams are public from the first decision)."""
+def observe(env: KankeiFast, s: State, me: Array) -> Array:
+    """``me``'s observation of the episode ``s``."""
     n, d = s.known.shape
     hands = s.holder[None, :] == jnp.arange(n)[:, None]
+    kankei_view, mukan_view, knows_all = team_view(env, s, me)
     order = take(s.order, me)  # everybody in play order from me
     # every per-player table in one block, its rows put in play order from me by one gather: under vmap a
     # gather of whole rows stays cheap, where a one-hot selection multiplies the work by the player count
@@ -35,8 +39,8 @@ def observe(env: GoninkanFast, s: State, me: Array) -> Array:
             s.known.astype(jnp.float32),
             s.voids,
             hands.sum(axis=1, keepdims=True),
-            s.kankei[:, None],
-            (s.active & ~s.kankei)[:, None],
+            kankei_view[:, None],
+            mukan_view[:, None],
             s.honours[:, None],
             s.round_points[:, None] / POINT_SCALE,
             s.match_points[:, None] / POINT_SCALE,
@@ -57,8 +61,7 @@ def observe(env: GoninkanFast, s: State, me: Array) -> Array:
 
     mine = s.current_player == me
     t = env.targets_of(s.deal)
-    decl = s.declared[None, :] & (order[:, None] == s.declarer[None, :])  # (n, 2): じゅうろく, 逆じゅうろく by seat
-    zero = jnp.zeros((n, 1), bool)
+    asked, _ = declaring(env, s)
     groups = [
         hands[0],
         played.ravel(),
@@ -72,18 +75,18 @@ def observe(env: GoninkanFast, s: State, me: Array) -> Array:
         seat_hot(s.trick_winner),
         kankei,
         mukan,
-        jnp.ones(1),
+        knows_all[None],
         honours,
-        s.side_honours,
-        one_hot(jnp.where(mine, s.phase, -1), len(DECISIONS)),
+        s.side_honours * knows_all,
+        one_hot(jnp.where(mine, jnp.where(asked, DECLARE, s.phase), -1), len(DECISIONS)),
         one_hot(jnp.where(mine, s.pending_show, -1), d),
-        jnp.zeros(5),  # declaration_pick: Yoninkan's
+        one_hot(jnp.where(mine & (s.decl_choice != NO_CHOICE), s.decl_choice + 1, -1), 5),
         one_hot(s.trump, 4),
         one_hot(s.deal1_trump, 4),
         one_hot(s.deal - 1, 3),
         seat_hot(s.dealer),
         jnp.stack([t.target, t.fail, t.skunk]),
-        jnp.concatenate([zero, decl[:, :1], zero, decl[:, 1:]], axis=1).ravel(),  # kinds 1 and 3
+        jnp.take(s.decls, order, axis=0).ravel(),
         round_points,
         match_points,
         jnp.stack([s.rounds_played / env.options.n_rounds, s.round_number == env.options.n_rounds]),

@@ -1,5 +1,5 @@
-"""Decisions per second of a JAX game (``cardenvs.fast``: Verish' ne verish', Kyuuri, Yukushi) over batch sizes,
-on a CPU core or a GPU.
+"""Decisions per second of a JAX game (``cardenvs.fast``: the games of ``cardenvs.vector.FAST_GAMES``) over batch
+sizes, on a CPU core or a GPU.
 
     python -m experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
     python -m experiments.bench.fast_bench --game kyuuri-v0 --json runs/fast_kyuuri.json  # Kyuuri, 7 players
@@ -34,12 +34,18 @@ from cardenvs.registry import definition
 from cardenvs.vector import FAST_GAMES
 
 CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
-GAMES = {
-    env_id.removeprefix("cardenvs/"): (fast_class, int(definition(env_id).benchmark_options["num_players"]))
-    for env_id, fast_class in FAST_GAMES.items()
-}
+
+
+def benchmark_players(env_id: str) -> int:
+    """The benchmark's player count of a game: its ``benchmark_options``, else its default options' count."""
+    game = definition(env_id)
+    players = game.benchmark_options.get("num_players")
+    return int(players) if players is not None else game.num_players(game.options_type())
+
+
+GAMES = {env.removeprefix("cardenvs/"): (fast_class, benchmark_players(env)) for env, fast_class in FAST_GAMES.items()}
 """The fast games (:data:`cardenvs.vector.FAST_GAMES`): the class in ``cardenvs.fast`` and the benchmark's player
-count (``benchmark_options``)."""
+count."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]
 
 
