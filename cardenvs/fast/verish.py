@@ -2,10 +2,11 @@
 State``, both pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at once.
 
 The rules, the action ids and the observation vector are those of the reference engine
-(:mod:`cardenvs.verish_ne_verish.rules`, the oracle; ``tests/fast`` plays both side by side), for the options
-that the benchmark and training use: 2–6 players, either deck, ``forbid_discarded_rank``, both reward modes,
-one game per episode, quads discarded at once. Every branch of the rules is computed for every game and the
-right one selected (``jnp.where``): no Python control flow depends on the state.
+(:mod:`cardenvs.verish_ne_verish.rules`, the oracle; ``tests/fast`` plays both side by side), with every
+option: 2–6 players, either deck, quads discarded at once or at the holder's choice (an extra decision after the
+deal and after each pick-up), ``forbid_discarded_rank``, both reward modes, matches of several games (the next
+game dealt inside the step from ``state.key``). Every branch of the rules is computed for every game and the right
+one selected (``jnp.where``): no Python control flow depends on the state.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take
-from cardenvs.fast.claims import empty_table, known_after, pickable
+from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take, with_mask_and_view
+from cardenvs.fast.claims import deal_counts, empty_table, fraction, known_after, match_start, pickable, play_on
 from cardenvs.fast.verish_obs import observe
 from cardenvs.verish_ne_verish.encoding import observation_layout
+from cardenvs.verish_ne_verish.env import DEFINITION
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishOptions
 
 Array = jax.Array
@@ -46,9 +49,16 @@ class State(NamedTuple):
     building_count: Array  # ()
     building_min: Array  # () lowest rank the next pick may take
     leading: Array  # () bool, the play being built opens the round
+    quad_queue: Array  # (n,) bool, (quad_discard_optional) seats still to decide on their quads, the first to act
+    quad_min: Array  # () lowest rank the quad decision may still discard
+    next_starter: Array  # () seat that starts the round once the quads are settled
     out: Array  # (n,) bool, gone out safely
     exit_place: Array  # (n,) order of going out (0 first), -1 while in
     num_out: Array  # ()
+    dealer: Array  # () the game's dealer
+    games_played: Array  # () games of the match finished
+    match_points: Array  # (n,) int, the match's rewards so far times n - 1
+    key: Array  # the random key of the match's later deals
     current_player: Array  # () seat to act, -1 once the game is over
     terminated: Array  # () bool
     truncated: Array  # () bool, the step cap was reached (a draw)
@@ -59,14 +69,13 @@ class State(NamedTuple):
 
 
 class VerishFast:
-    """Verish' ne verish' for JAX; options as ``cardenvs/verish_ne_verish-v0`` takes them (a subset)."""
+    """Verish' ne verish' for JAX; options as ``cardenvs/verish_ne_verish-v0`` takes them."""
 
-    def __init__(self, max_steps: int = 3000, **options: Any):
+    def __init__(self, max_steps: int | None = None, **options: Any):
+        """``max_steps``: the step cap (truncation, a draw); by default the AEC env's, 3,000 × ``n_games``."""
         opts: VerishOptions = build_options(VerishOptions, options, game="verish_ne_verish-v0")
-        if opts.quad_discard_optional:
-            raise InvalidOptionError("the JAX path plays quad_discard_optional=False only (quads go at once)")
-        if opts.n_games != 1:
-            raise InvalidOptionError(f"the JAX path plays one game per episode (n_games=1), got {opts.n_games}")
+        if max_steps is None:
+            max_steps = DEFINITION.default_max_steps(opts)
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
         self.options = opts
@@ -75,46 +84,61 @@ class VerishFast:
         deck = opts.deck
         self.num_ranks = r = len(deck.ranks())
         self.deck_size = deck.size
-        self.layout = observation_layout(n, r, deck.size, 1)
+        self.layout = observation_layout(n, r, deck.size, opts.n_games)
         self.num_actions = 3 * r + 3
-        self.DECLARE, self.PICK, self.DONE = 1, 1 + r, 1 + 2 * r
-        self.deck_ranks = jnp.repeat(jnp.arange(r, dtype=INT), 4)
+        self.DECLARE, self.PICK, self.DONE, self.DISCARD, self.KEEP = 1, 1 + r, 1 + 2 * r, 2 + 2 * r, 2 + 3 * r
         self._ranks = jnp.arange(r, dtype=INT)
         self._seats = jnp.arange(n, dtype=INT)
 
     # ------------------------------------------------------------------ set-up
     def init(self, key: Array) -> State:
         """A random deal (a random dealer unless the options fix one) and its first decision."""
-        dealer_key, shuffle_key = jax.random.split(key)
-        n, dealt = self.num_players, self.deck_size - 1
+        dealer_key, deal_key, match_key = jax.random.split(key, 3)
         if self.options.dealer is None:
-            dealer = jax.random.randint(dealer_key, (), 0, n, dtype=INT)
+            dealer = jax.random.randint(dealer_key, (), 0, self.num_players, dtype=INT)
         else:
             dealer = jnp.asarray(self.options.dealer, dtype=INT)
-        cards = jax.random.permutation(shuffle_key, self.deck_ranks)
-        aside = jax.nn.one_hot(cards[0], self.num_ranks, dtype=INT)
-        seat_of = (dealer + 1 + jnp.arange(dealt, dtype=INT)) % n
-        hands = jnp.zeros((n, self.num_ranks), INT).at[seat_of, cards[1:]].add(1)
-        del aside  # never revealed, and nothing in the rules reads it
-        return self.init_from_hands(hands, dealer)
+        return self.init_from_hands(self.deal(deal_key, dealer), dealer, match_key)
 
-    def init_from_hands(self, hands: Array, dealer: Array | int) -> State:
-        """The game after dealing ``hands`` ((n, r) rank counts; the set-aside card is the rest of the deck)."""
-        n, r = self.num_players, self.num_ranks
-        zero = jnp.zeros((), INT)
+    def deal(self, key: Array, dealer: Array) -> Array:
+        """A shuffled deck dealt clockwise from ``dealer``'s left after one card set aside (never revealed, and
+        nothing in the rules reads it): ``(n, r)`` rank counts. The later games of a match are dealt by
+        ``deal(jax.random.split(state.key)[0], next dealer)``."""
+        return deal_counts(key, self.num_players, self.num_ranks, dealer + 1, skip=1)
+
+    def init_from_hands(self, hands: Array, dealer: Array | int, key: Array | None = None) -> State:
+        """The game after dealing ``hands`` ((n, r) rank counts; the set-aside card is the rest of the deck);
+        ``key`` deals the later games of a match."""
+        key = jax.random.PRNGKey(0) if key is None else key
+        return self._finish(self._new_game(hands, jnp.asarray(dealer, INT), key))
+
+    def _new_game(self, hands: Array, dealer: Array, key: Array) -> State:
+        """A game's state at the deal, before its mask and view."""
+        n = self.num_players
         state = State(
             **empty_table(hands, self.num_actions, self.layout.size),
-            discarded=jnp.zeros(r, bool),
+            discarded=jnp.zeros(self.num_ranks, bool),
             leading=jnp.zeros((), bool),
-            current_player=zero - 1,
+            quad_queue=jnp.zeros(n, bool),
+            quad_min=jnp.zeros((), INT),
+            next_starter=(dealer + 1) % n,
+            dealer=dealer,
+            **match_start(n, key),
+            current_player=jnp.zeros((), INT) - 1,
         )
-        quads = state.hands == 4
-        hands = state.hands - 4 * quads
+        return self._start_game(state)
+
+    def _start_game(self, s: State) -> State:
+        """The first decision after the deal: every player asked in turn about its quads from the dealer's left
+        (``quad_discard_optional``), or the quads discarded at once and the first round started."""
         yes = jnp.ones((), bool)
-        starter = (jnp.asarray(dealer, INT) + 1) % n
-        out, exit_place, num_out, first = self._settle(hands, state.out, state.exit_place, state.num_out, starter, yes)
-        over, rewards, exit_place = self._outcome(out, exit_place, num_out, yes)
-        state = state._replace(
+        if self.options.quad_discard_optional:
+            return s._replace(quad_queue=jnp.ones(self.num_players, bool), current_player=s.next_starter)
+        quads = s.hands == 4
+        hands = s.hands - 4 * quads
+        out, exit_place, num_out, first = self._settle(hands, s.out, s.exit_place, s.num_out, s.next_starter, yes)
+        over, points, exit_place = self._outcome(out, exit_place, num_out, yes)
+        return s._replace(
             hands=hands,
             discarded=quads.any(axis=0),
             out=out,
@@ -123,20 +147,21 @@ class VerishFast:
             leading=~over,
             current_player=jnp.where(over, -1, first),
             terminated=over,
-            rewards=rewards,
+            rewards=self._rewards(points, over),
         )
-        return self._finish(state)
 
     # ------------------------------------------------------------------ one decision
     def step(self, state: State, action: Array, key: Array | None = None) -> State:
-        """Apply ``action`` for the player to act (``key`` is unused: the game has no chance after the deal).
-        A finished game stays as it is, with zero rewards. An illegal action is not checked (mask it).
+        """Apply ``action`` for the player to act (``key`` is unused: the later deals of a match come from
+        ``state.key``). A finished game stays as it is, with zero rewards. An illegal action is not checked (mask
+        it).
 
-        Each field is computed once for every outcome (a sub-step of a play, a play placed, a challenge) and
-        the outcome picked by ``where``; both whole-state branches would cost the batch twice the memory
-        traffic."""
+        Each field is computed once for every outcome (a sub-step of a play, a play placed, a challenge, a quad
+        decision) and the outcome picked by ``where``; both whole-state branches would cost the batch twice the
+        memory traffic."""
         del key
         s, a, n = state, jnp.asarray(action, INT), self.num_players
+        optional = self.options.quad_discard_optional
         seat = s.current_player
         sizes = s.hands.sum(axis=1)
         is_declare = (a >= self.DECLARE) & (a < self.PICK)
@@ -146,31 +171,39 @@ class VerishFast:
         building_rank = jnp.where(is_declare, a - self.DECLARE, s.building_rank)
         commits = (a == self.DONE) | (is_pick & (jnp.minimum(MAX_PLAY, take(sizes, seat)) == count))
         challenge = a == 0
-        resolves = commits | challenge
         # A challenge: the liar (the latest play's owner) or the wrong challenger takes the pile.
         owner, revealed = s.last_seat, s.last_cards
         lie = take(revealed, s.claim_rank) != s.last_count
         taker = jnp.where(lie, owner, seat)
-        quads = challenge & (take(s.hands, taker) + s.pile_by_seat.sum(axis=0) == 4)
-        gained = s.pile_by_seat.sum(axis=0) - 4 * quads
         at_seat, at_taker = self._seats == seat, self._seats == taker
-        hands = s.hands - (at_seat[:, None] & commits) * building + (at_taker[:, None] & challenge) * gained
+        pile = s.pile_by_seat.sum(axis=0)
+        quads = jnp.zeros_like(s.discarded) if optional else challenge & (take(s.hands, taker) + pile == 4)
+        hands = s.hands - (at_seat[:, None] & commits) * building + (at_taker[:, None] & challenge) * (pile - 4 * quads)
         known_held = known_after(s, seat, taker, count, quads, commits, challenge)
-        placed = commits * building
+        # A quad decision: discard one quad (the same player goes on with the higher ones) or keep the rest and
+        # hand the decision on; the last one settles the quads (the empty-handed go out) and starts the round.
+        quad_queue, settles, discard = s.quad_queue, challenge, jnp.zeros_like(s.discarded)
+        if optional:
+            discard = (self._ranks == a - self.DISCARD) & (a < self.KEEP)
+            hands -= 4 * (at_seat[:, None] & discard)
+            known_held = jnp.maximum(known_held - 4 * (at_seat[:, None] & discard), 0)
+            quad_queue = (s.quad_queue & ~(at_seat & (a == self.KEEP))) | (challenge & at_taker)
+            settles = s.quad_queue.any() & ~quad_queue.any()
         # Going out: the previous player's last cards are safe once played on; a truthful owner's once turned.
         previous = jnp.where(commits, jnp.where(s.pile_plays > 0, s.last_seat, -1), owner)
         safe = (commits & (previous >= 0)) | (challenge & ~lie)
         held = hands.sum(axis=1)
         safe &= take(held, previous) == 0
         out, exit_place, num_out = _go_out(s.out, s.exit_place, s.num_out, previous, safe)
-        starter = jnp.where(lie, seat, (seat + 1) % n)
-        holding = held > 0
-        out, exit_place, num_out, first = self._settle(hands, out, exit_place, num_out, starter, challenge)
-        over, rewards, exit_place = self._outcome(out, exit_place, num_out, resolves)
-        follower = jnp.where(commits, next_seat(seat, holding), jnp.where(challenge, first, seat))
+        next_starter = jnp.where(challenge, jnp.where(lie, seat, (seat + 1) % n), s.next_starter)
+        out, exit_place, num_out, first = self._settle(hands, out, exit_place, num_out, next_starter, settles)
+        over, points, exit_place = self._outcome(out, exit_place, num_out, commits | settles)
+        follower = jnp.where(commits, next_seat(seat, held > 0), jnp.where(settles, first, seat))
+        if optional:
+            follower = jnp.where(quad_queue.any(), next_seat(seat - 1, quad_queue), follower)
         after = s._replace(
             hands=hands,
-            pile_by_seat=jnp.where(challenge, 0, s.pile_by_seat + at_seat[:, None] * placed),
+            pile_by_seat=jnp.where(challenge, 0, s.pile_by_seat + at_seat[:, None] * commits * building),
             pile_count=jnp.where(challenge, 0, s.pile_count + at_seat * commits * count),
             pile_size=jnp.where(challenge, 0, s.pile_size + commits * count),
             pile_plays=jnp.where(challenge, 0, s.pile_plays + commits),
@@ -179,19 +212,32 @@ class VerishFast:
             last_cards=jnp.where(commits, building, s.last_cards),
             last_count=jnp.where(commits, count, s.last_count),
             known_held=known_held,
-            discarded=s.discarded | quads,
-            building_rank=jnp.where(resolves, -1, building_rank),
-            building=jnp.where(resolves, 0, building),
-            building_count=jnp.where(resolves, 0, count),
-            building_min=jnp.where(resolves, 0, jnp.where(is_pick, a - self.PICK, s.building_min)),
-            leading=jnp.where(commits, False, jnp.where(challenge, ~over, s.leading)),
+            discarded=s.discarded | quads | discard,
+            building_rank=jnp.where(commits | challenge, -1, building_rank),
+            building=jnp.where(commits | challenge, 0, building),
+            building_count=jnp.where(commits | challenge, 0, count),
+            building_min=jnp.where(commits | challenge, 0, jnp.where(is_pick, a - self.PICK, s.building_min)),
+            leading=jnp.where(commits | challenge, False, s.leading) | (settles & ~over),
+            quad_queue=quad_queue,
+            quad_min=jnp.where(discard.any(), a - self.DISCARD + 1, jnp.where(a == self.KEEP, 0, s.quad_min)),
+            next_starter=next_starter,
             out=out,
             exit_place=exit_place,
             num_out=num_out,
             current_player=jnp.where(over, -1, follower),
-            **step_end(over, rewards, s.step_count + 1, self.max_steps),
+            **step_end(over, self._rewards(points, over), s.step_count + 1, self.max_steps),
         )
+        if self.options.n_games > 1:
+            after = play_on(after, self._next_game(after), points, self.options.n_games, self.max_steps)
         return keep_finished(s, self._finish(after))
+
+    def _next_game(self, s: State) -> State:
+        """The match's next game, dealt by the next dealer (the loser with ``loser_deals_next``, else the next
+        seat). No deal of 36 or 52 cards ends a game at once (no n − 1 hands are all quads), so it is not played
+        on as the reference would."""
+        dealer = jnp.argmax(~s.out) if self.options.loser_deals_next else (s.dealer + 1) % self.num_players
+        deal_key, key = jax.random.split(s.key)
+        return self._new_game(self.deal(deal_key, dealer), dealer.astype(INT), key)
 
     def _settle(
         self, hands: Array, out: Array, exit_place: Array, num_out: Array, starter: Array, when: Array
@@ -208,22 +254,31 @@ class VerishFast:
         return out, exit_place, num_out, first
 
     def _outcome(self, out: Array, exit_place: Array, num_out: Array, when: Array) -> tuple[Array, Array, Array]:
-        """Whether the game is over (the last player holding cards loses), its rewards and the final places."""
+        """Whether the game is over (the last player holding cards loses), its rewards times ``n − 1`` and the
+        final places."""
         n = self.num_players
         over = when & ((~out).sum() <= 1)
         loser = jnp.argmax(~out)
         place = jnp.where(over & (self._seats == loser), num_out, exit_place)
-        if self.options.reward_mode == "loser":
-            rewards = jnp.where(self._seats == loser, -1.0, 1.0 / (n - 1))
+        loser_mode = self.options.reward_mode == "loser"
+        points = jnp.where(self._seats == loser, 1 - n, 1) if loser_mode else n - 1 - 2 * place
+        return over, jnp.where(over, points, 0).astype(INT), place
+
+    def _rewards(self, points: Array, over: Array) -> Array:
+        """The float32 rewards of ``points`` (see :func:`~cardenvs.fast.claims.fraction`)."""
+        n = self.num_players
+        if self.options.reward_mode == "loser":  # two values: the table would cost the step more than a choice
+            rewards = jnp.where(points < 0, -1.0, np.float32(1 / (n - 1)))
         else:
-            rewards = (n - 1 - 2 * place) / (n - 1)
-        return over, jnp.where(over, rewards, 0.0).astype(jnp.float32), place
+            rewards = fraction(points, n - 1, n - 1)
+        return jnp.where(over, rewards, 0.0)
 
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
         """The legal actions of the player to act (all false once the game is over)."""
         r = self.num_ranks
-        live = s.current_player >= 0
+        deciding_quads = s.quad_queue.any() if self.options.quad_discard_optional else jnp.zeros((), bool)
+        live = (s.current_player >= 0) & ~deciding_quads
         declaring = s.leading & (s.building_rank < 0)
         declarable = ~s.discarded if self.options.forbid_discarded_rank else jnp.ones(r, bool)
         hand = take(s.hands, s.current_player)
@@ -231,17 +286,17 @@ class VerishFast:
         picks = building & pickable(s, hand, MAX_PLAY)
         challenge = ~s.leading & (s.building_count == 0) & live
         done = building & (s.building_count > 0)
-        quads = jnp.zeros(r + 1, bool)
-        return jnp.concatenate([challenge[None], declarable & declaring & live, picks, done[None], quads])
+        discard = deciding_quads & (hand == 4) & (self._ranks >= s.quad_min)
+        return jnp.concatenate(
+            [challenge[None], declarable & declaring & live, picks, done[None], discard, deciding_quads[None]]
+        )
 
     def observe(self, s: State, player: Array | int) -> Array:
         """``player``'s observation vector, the reference encoder's layout."""
         return observe(self, s, jnp.asarray(player, INT))
 
     def _finish(self, s: State) -> State:
-        return s._replace(
-            legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
-        )
+        return with_mask_and_view(s, self.legal_mask, self.observe)
 
 
 def _go_out(out: Array, exit_place: Array, num_out: Array, seat: Array, when: Array) -> tuple[Array, Array, Array]:

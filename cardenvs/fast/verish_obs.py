@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 
 from cardenvs.fast.arrays import rotate
-from cardenvs.fast.claims import claim_groups
+from cardenvs.fast.claims import claim_groups, match_groups
 
 if TYPE_CHECKING:
     from cardenvs.fast.verish import State, VerishFast
@@ -17,19 +17,18 @@ if TYPE_CHECKING:
 
 def observe(env: VerishFast, s: State, me: jax.Array) -> jax.Array:
     """``me``'s view of ``s`` as one float32 vector of the reference layout's size."""
-    n = env.num_players
     f32 = jnp.float32
     my_turn = s.current_player == me
-    building_phase = jnp.where(
-        s.leading & (s.building_rank < 0), 1, jnp.where(~s.leading & (s.building_count == 0), 2, 3)
-    )
+    picking = jnp.where(~s.leading & (s.building_count == 0), 2, 3)
+    building_phase = jnp.where(s.leading & (s.building_rank < 0), 1, picking)
+    if env.options.quad_discard_optional:
+        building_phase = jnp.where(s.quad_queue.any(), 0, building_phase)
     groups = [
         *claim_groups(s, me, 4 * s.discarded),
         s.discarded,
         rotate(s.out, me),
         jax.nn.one_hot(jnp.where(my_turn, building_phase, -1), 4),
-        jnp.zeros(n),  # match points: one game per episode
-        (~s.terminated)[None],  # share of the match's games left
+        *match_groups(s, me, env.options.n_games),
     ]
     obs = jnp.concatenate([g.astype(f32) for g in groups])
     assert obs.shape == (env.layout.size,), "the groups must follow the reference layout"

@@ -2,12 +2,13 @@
 pure, so ``jax.jit(jax.vmap(env.step))`` plays a whole batch of games at once.
 
 The rules, the action ids and the observation vector are those of the reference engine
-(:mod:`cardenvs.yukushi.rules`, the oracle; ``tests/fast`` plays both side by side), for one game per episode with
-the number of cards placed public: 2–8 players, the three challenge models, ``window_before_flush``,
-``max_play``, ``play_to_ranking``, ``forbid_exhausted_rank``, ``deal_from`` and ``leader``. A step is at most
-one of: a window answer, a turn's call, pass or sub-step of a play; each may close the window and call or flush,
-which may put a player out and end the game. Every branch is computed for every game and the right one selected
-(``jnp.where``).
+(:mod:`cardenvs.yukushi.rules`, the oracle; ``tests/fast`` plays both side by side), with every option: 2–8
+players, the three challenge models, ``window_before_flush``, ``allow_count_mismatch`` (declared counts, the
+numbers placed and held hidden), ``max_play``, ``play_to_ranking``, ``forbid_exhausted_rank``, ``deal_from``,
+``leader`` and matches of several games (the next game dealt inside the step from ``state.key``). A step is at
+most one of: a window answer, a turn's call, pass or sub-step of a play; each may close the window and call or
+flush, which may put a player out and end the game (and deal the match's next). Every branch is computed for every
+game and the right one selected (``jnp.where``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import numpy as np
 from cardenvs.core.cards import NUM_RANKS
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, shuffled_places, step_end, take
-from cardenvs.fast.claims import empty_table, known_after, pickable
+from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take, with_mask_and_view
+from cardenvs.fast.claims import deal_counts, empty_table, fraction, known_after, match_start, pickable, play_on
 from cardenvs.fast.yukushi_obs import observe
 from cardenvs.yukushi.encoding import observation_layout
 from cardenvs.yukushi.env import DEFINITION
@@ -31,7 +32,7 @@ from cardenvs.yukushi.options import YukushiOptions
 Array = jax.Array
 INT = jnp.int32
 CHALLENGE, DECLINE, PASS, DECLARE, PICK, DONE = 0, 1, 2, 3, 3 + NUM_RANKS, 3 + 2 * NUM_RANKS
-"""Action ids (``cardenvs.yukushi.actions``); the ``count`` block after ``DONE`` is always masked here."""
+"""Action ids (``cardenvs.yukushi.actions``); the ``count`` block follows ``DONE`` (``allow_count_mismatch``)."""
 
 
 class State(NamedTuple):
@@ -45,13 +46,17 @@ class State(NamedTuple):
     claim_rank: Array  # () rank claimed for the run, -1 when the pile is empty
     last_seat: Array  # () owner of the latest play
     last_cards: Array  # (13,) the latest play's cards
-    last_count: Array  # () the latest play's size (its declared count)
+    last_count: Array  # () the latest play's size
+    last_declared: Array  # () the latest play's declared count (its size, unless allow_count_mismatch)
+    pile_declared: Array  # () sum of the counts declared on the pile
     known_held: Array  # (n + 1, n, 13) cards of each rank observer o knows seat h holds (row n: public knowledge)
     flushed: Array  # (n, 13) each seat's own cards flushed unseen
     building_rank: Array  # () rank declared for the play being built (lead), -1 before
     building: Array  # (13,) cards picked so far
     building_count: Array  # ()
     building_min: Array  # () lowest rank the next pick may take
+    building_declared: Array  # () (allow_count_mismatch) count declared for the play being built, -1 before
+    building_closed: Array  # () (allow_count_mismatch) done steps taken on the play being built
     leading: Array  # () bool, the initiative holder leads a new run
     owner: Array  # () owner of the latest play, -1 when the run has none
     turn: Array  # () seat whose turn action (lead, play or pass) comes next
@@ -64,6 +69,9 @@ class State(NamedTuple):
     out: Array  # (n,) bool, gone out safely
     exit_place: Array  # (n,) order of going out (0 first), -1 while in
     num_out: Array  # ()
+    games_played: Array  # () games of the match finished
+    match_points: Array  # (n,) int, the match's rewards so far times n - 1
+    key: Array  # the random key of the match's later deals
     current_player: Array  # () seat to act, -1 once the game is over
     terminated: Array  # () bool
     truncated: Array  # () bool, the step cap was reached (a draw)
@@ -79,10 +87,6 @@ class YukushiFast:
     def __init__(self, max_steps: int | None = None, **options: Any):
         """``max_steps``: the step cap (truncation, a draw); by default the AEC env's, 1,000 × ``num_players``."""
         opts: YukushiOptions = build_options(YukushiOptions, options, game="yukushi-v0")
-        if opts.allow_count_mismatch:
-            raise InvalidOptionError("the JAX path plays allow_count_mismatch=False only (counts placed are public)")
-        if opts.n_games != 1:
-            raise InvalidOptionError(f"the JAX path plays one game per episode (n_games=1), got {opts.n_games}")
         if max_steps is None:
             max_steps = DEFINITION.default_max_steps(opts)
         if max_steps < 1:
@@ -91,35 +95,45 @@ class YukushiFast:
         self.max_steps = max_steps
         self.num_players = n = opts.num_players
         self.max_play = opts.max_play
-        self.layout = observation_layout(n, opts.max_play, 1)
+        self.hidden_count = opts.allow_count_mismatch
+        self.layout = observation_layout(n, opts.max_play, opts.n_games)
         self.num_actions = DONE + 1 + opts.max_play
         self._seats = jnp.arange(n, dtype=INT)
-        places = np.arange(n)
-        self._ranking = jnp.asarray(((n - 1 - 2 * places) / (n - 1)).astype(np.float32))  # float64, as the engine
 
     # ------------------------------------------------------------------ set-up
     def init(self, key: Array) -> State:
         """A random deal (a random initiative holder unless the options fix one) and its first decision."""
-        leader_key, deal_key = jax.random.split(key)
+        leader_key, deal_key, match_key = jax.random.split(key, 3)
         n = self.num_players
         if self.options.leader is None:
             leader = jax.random.randint(leader_key, (), 0, n, dtype=INT)
         else:
             leader = jnp.asarray(self.options.leader, dtype=INT)
-        first = leader if self.options.deal_from == "leader" else (leader - 1) % n
-        place = shuffled_places(deal_key, 4 * NUM_RANKS).reshape(NUM_RANKS, 4)  # of each copy of each rank
-        to_seat = (place[None] % n) == ((self._seats - first) % n)[:, None, None]
-        return self.init_from_hands(to_seat.sum(axis=2, dtype=INT), leader)
+        return self.init_from_hands(self.deal(deal_key, leader), leader, match_key)
 
-    def init_from_hands(self, hands: Array, leader: Array | int) -> State:
+    def deal(self, key: Array, leader: Array) -> Array:
+        """The whole deck dealt one card at a time from ``leader`` (or from the seat on its right,
+        ``deal_from="dealer"``): ``(n, 13)`` rank counts."""
+        first = leader if self.options.deal_from == "leader" else (leader - 1) % self.num_players
+        return deal_counts(key, self.num_players, NUM_RANKS, first)
+
+    def init_from_hands(self, hands: Array, leader: Array | int, key: Array | None = None) -> State:
         """The game after dealing ``hands`` ((n, 13) rank counts, the whole deck), ``leader`` holding the
-        initiative."""
+        initiative; ``key`` deals the later games of a match."""
+        key = jax.random.PRNGKey(0) if key is None else key
+        return self._finish(self._new_game(hands, jnp.asarray(leader, INT), key))
+
+    def _new_game(self, hands: Array, leader: Array, key: Array) -> State:
+        """A game's state at the deal, before its mask and view."""
         n = self.num_players
         zero = jnp.zeros((), INT)
         no = jnp.zeros(n, bool)
-        leader = jnp.asarray(leader, INT)
-        state = State(
+        return State(
             **empty_table(hands, self.num_actions, self.layout.size),
+            last_declared=zero,
+            pile_declared=zero,
+            building_declared=zero - 1,
+            building_closed=zero,
             flushed=jnp.zeros((n, NUM_RANKS), INT),
             leading=jnp.ones((), bool),
             owner=zero - 1,
@@ -130,14 +144,15 @@ class YukushiFast:
             queue=no,
             decided=no,
             challengers=no,
+            **match_start(n, key),
             current_player=leader,
         )
-        return self._finish(state)
 
     # ------------------------------------------------------------------ one decision
     def step(self, state: State, action: Array, key: Array | None = None) -> State:
-        """Apply ``action`` for the player to act (``key`` is unused: the game has no chance after the deal).
-        A finished game stays as it is, with zero rewards. An illegal action is not checked (mask it)."""
+        """Apply ``action`` for the player to act (``key`` is unused: the later games of a match are dealt from
+        ``state.key``). A finished game stays as it is, with zero rewards. An illegal action is not checked (mask
+        it)."""
         del key
         s, a, opts, seats = state, jnp.asarray(action, INT), self.options, self._seats
         seat = s.current_player
@@ -154,8 +169,15 @@ class YukushiFast:
         count = s.building_count + is_pick
         building = s.building + (is_pick & (jnp.arange(NUM_RANKS) == a - PICK))
         building_rank = jnp.where(is_declare, a - DECLARE, s.building_rank)
-        room = jnp.minimum(self.max_play, take(s.hands.sum(axis=1), seat))  # the play ends by itself once full
-        commit = (build & (a == DONE)) | (is_pick & (room == count))
+        if self.hidden_count:  # every play takes max_play pick-or-done steps after its declared count
+            declared = jnp.where(build & (a > DONE), a - DONE, s.building_declared)
+            closed = s.building_closed + (build & (a == DONE))
+            commit = (is_pick | (build & (a == DONE))) & (count + closed == self.max_play)
+            seen = jnp.asarray(self.max_play, INT)  # the others know that at most max_play cards left the hand
+        else:
+            declared, closed, seen = count, s.building_closed, count
+            room = jnp.minimum(self.max_play, take(s.hands.sum(axis=1), seat))  # the play ends by itself once full
+            commit = (build & (a == DONE)) | (is_pick & (room == count))
 
         # The window: an answer, or the turn player's call; it closes on the answer that empties its queue at the
         # flush point (and in model B, which asks the turn player too), on a call by the turn player, or on a
@@ -189,7 +211,7 @@ class YukushiFast:
         opens &= exists
 
         # A call or a flush ends the run: the pile goes to the taker, or out of the game unseen.
-        lie = take(s.last_cards, s.claim_rank) != s.last_count
+        lie = (take(s.last_cards, s.claim_rank) != s.last_count) | (s.last_count != s.last_declared)
         taker = jnp.where(lie, s.owner, winner)
         pile = s.pile_by_seat.sum(axis=0)
         hands += (seats == taker)[:, None] * challenge * pile
@@ -202,7 +224,7 @@ class YukushiFast:
         exit_place = jnp.where(hit, s.num_out, s.exit_place)
         num_out = s.num_out + hit.any()
         over = hit.any() & ((~out).sum() <= 1 if opts.play_to_ranking else True)
-        rewards = self._rewards(out, exit_place, num_out, goes_out, over)
+        points = self._points(out, exit_place, num_out, goes_out, over)
         leader = jnp.where(challenge & lie, winner, jnp.where(take(out, s.owner), next_seat(s.owner, ~out), s.owner))
 
         keep_pile = ~resolve
@@ -220,12 +242,16 @@ class YukushiFast:
             last_seat=jnp.where(commit, seat, s.last_seat),
             last_cards=jnp.where(commit, building, s.last_cards),
             last_count=jnp.where(commit, count, s.last_count),
-            known_held=known_after(s, seat, taker, count, jnp.zeros((), INT), commit, challenge),
+            last_declared=jnp.where(commit, declared, s.last_declared),
+            pile_declared=keep_pile * (s.pile_declared + commit * declared),
+            known_held=known_after(s, seat, taker, seen, jnp.zeros((), INT), commit, challenge),
             flushed=s.flushed + flush * s.pile_by_seat,
             building_rank=jnp.where(commit | resolve, -1, building_rank),
             building=jnp.where(commit | resolve, 0, building),
             building_count=jnp.where(commit | resolve, 0, count),
             building_min=jnp.where(commit | resolve, 0, jnp.where(is_pick, a - PICK, s.building_min)),
+            building_declared=jnp.where(commit | resolve, -1, declared) if self.hidden_count else s.building_declared,
+            building_closed=jnp.where(commit | resolve, 0, closed),
             leading=jnp.where(resolve, ~over, s.leading & ~commit),
             owner=jnp.where(resolve, -1, owner),
             turn=jnp.where(resolve, leader, to_turn),
@@ -239,9 +265,17 @@ class YukushiFast:
             exit_place=exit_place,
             num_out=num_out,
             current_player=jnp.where(over, -1, jnp.where(resolve, leader, current)),
-            **step_end(over, rewards, s.step_count + 1, self.max_steps),
+            **step_end(over, self._rewards(points, over), s.step_count + 1, self.max_steps),
         )
+        if opts.n_games > 1:
+            after = play_on(after, self._next_game(after), points, opts.n_games, self.max_steps)
         return keep_finished(s, self._finish(after))
+
+    def _next_game(self, s: State) -> State:
+        """The match's next game: the winner (the first out) leads and is dealt to first."""
+        winner = jnp.argmax(s.exit_place == 0).astype(INT)
+        deal_key, key = jax.random.split(s.key)
+        return self._new_game(self.deal(deal_key, winner), winner, key)
 
     def _window(self, owner: Array, turn: Array, active: Array, at_flush: Array) -> tuple[Array, Array, Array]:
         """The window at the sampling point before ``turn``'s action (``cardenvs.core.challenge``): who may call,
@@ -255,15 +289,24 @@ class YukushiFast:
         queue = eligible & ~(is_turn & ~at_flush) if opts.challenge_model == "A" else eligible
         return eligible, queue, exists
 
-    def _rewards(self, out: Array, exit_place: Array, num_out: Array, first_out: Array, over: Array) -> Array:
-        """The rewards of a game that ends now (``over``): the first out +1 and the others share −1, or by place."""
+    def _points(self, out: Array, exit_place: Array, num_out: Array, first_out: Array, over: Array) -> Array:
+        """The rewards times ``n − 1`` of a game that ends now (``over``): the first out +1 and the others share
+        −1, or by place."""
         n = self.num_players
         if self.options.play_to_ranking:
-            place = jnp.where(out, exit_place, num_out)
-            rewards = jnp.where(place[:, None] == self._seats[None, :], self._ranking[None, :], 0.0).sum(axis=1)
+            points = n - 1 - 2 * jnp.where(out, exit_place, num_out)
         else:
-            rewards = jnp.where(self._seats == first_out, 1.0, np.float32(-1.0 / (n - 1)))
-        return jnp.where(over, rewards, 0.0).astype(jnp.float32)
+            points = jnp.where(self._seats == first_out, n - 1, -1)
+        return jnp.where(over, points, 0).astype(INT)
+
+    def _rewards(self, points: Array, over: Array) -> Array:
+        """The float32 rewards of ``points`` (see :func:`~cardenvs.fast.claims.fraction`)."""
+        n = self.num_players
+        if self.options.play_to_ranking:
+            rewards = fraction(points, n - 1, n - 1)
+        else:  # two values: the table would cost the step more than a choice
+            rewards = jnp.where(points > 0, 1.0, np.float32(-1 / (n - 1)))
+        return jnp.where(over, rewards, 0.0)
 
     # ------------------------------------------------------------------ what the player to act sees
     def legal_mask(self, s: State) -> Array:
@@ -272,22 +315,23 @@ class YukushiFast:
         answering = s.window_open & s.queue.any() & live
         acting = live & ~answering
         declaring = acting & s.leading & (s.building_rank < 0)
-        turn = acting & ~s.leading & (s.building_count == 0)
+        undeclared = s.building_declared < 0  # (allow_count_mismatch) the count comes first
+        counting = acting & ~declaring & undeclared if self.hidden_count else jnp.zeros((), bool)
+        turn = acting & ~s.leading & (s.building_count == 0) & undeclared
         hand = take(s.hands, s.current_player)
-        picks = acting & ~declaring & pickable(s, hand, self.max_play)
+        picks = acting & ~declaring & ~counting & (s.building_closed == 0) & pickable(s, hand, self.max_play)
         done = acting & ~declaring & (s.building_count > 0)
         declarable = jnp.ones(NUM_RANKS, bool)
         if self.options.forbid_exhausted_rank:
             public = s.known_held[self.num_players]
             declarable = public.sum(axis=0) - take(public, s.current_player) < 4
         head = jnp.stack([answering | (turn & s.window_open), answering, turn])
-        return jnp.concatenate([head, declaring & declarable, picks, done[None], jnp.zeros(self.max_play, bool)])
+        counts = jnp.broadcast_to(counting, (self.max_play,))
+        return jnp.concatenate([head, declaring & declarable, picks, done[None], counts])
 
     def observe(self, s: State, player: Array | int) -> Array:
         """``player``'s observation vector, the reference encoder's layout."""
         return observe(self, s, jnp.asarray(player, INT))
 
     def _finish(self, s: State) -> State:
-        return s._replace(
-            legal_action_mask=self.legal_mask(s), observation=self.observe(s, jnp.maximum(s.current_player, 0))
-        )
+        return with_mask_and_view(s, self.legal_mask, self.observe)

@@ -14,7 +14,7 @@ import pytest
 
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
-from tests.fast.lockstep import compiled, play_in_lockstep, with_views
+from tests.fast.lockstep import compiled, play_in_lockstep, random_legal, with_views
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -24,8 +24,10 @@ CASES: list[dict[str, Any]] = [
     {"num_players": 6},  # the benchmark's
     {"num_players": 2},  # 36 cards
     {"num_players": 3, "forbid_discarded_rank": True, "max_steps": 60},  # some games truncated
-    {"num_players": 4, "deck_size": 36, "reward_mode": "exit_order"},
+    {"num_players": 4, "deck_size": 36, "reward_mode": "exit_order", "n_games": 2, "max_steps": 240},  # a match, capped
     {"num_players": 5},
+    # the holder's choice of quads (36 cards: many quads) in a match of two games, the loser dealing the next
+    {"num_players": 3, "deck_size": 36, "quad_discard_optional": True, "n_games": 2, "loser_deals_next": True},
 ]
 
 
@@ -63,17 +65,37 @@ def play_lockstep(options: dict[str, Any], num_games: int, seed: int) -> int:
     players = jnp.arange(n)
     observe_all = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
     hands_in, dealers_in = jnp.asarray(np.stack(hands)), jnp.asarray(dealers)
+    keys = jax.random.split(jax.random.PRNGKey(seed), num_games)
     init = compiled(
-        lambda h, d: with_views(jax.vmap(env.init_from_hands)(h, d), observe_all, players), hands_in, dealers_in
+        lambda h, d, k: with_views(jax.vmap(env.init_from_hands)(h, d, k), observe_all, players),
+        hands_in,
+        dealers_in,
+        keys,
     )
-    state, views = init(hands_in, dealers_in)
+    state, views = init(hands_in, dealers_in, keys)
     actions = jnp.zeros(num_games, dtype=jnp.int32)
     step = compiled(lambda s, a: with_views(jax.vmap(env.step)(s, a), observe_all, players), state, actions)
 
-    def choose(game: Any) -> int:
-        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+    def next_game(i: int, game: VerishGame, before: Any, after: Any) -> None:
+        """The JAX step dealt the match's next game (from the state's key): the reference plays the same cards."""
+        if np.asarray(after.games_played)[i] > np.asarray(before.games_played)[i]:
+            dealt = np.asarray(env.deal(jax.random.split(np.asarray(before.key)[i])[0], np.asarray(after.dealer)[i]))
+            assert (dealt.sum(axis=1) >= (env.deck_size - 1) // n).all()
+            dealer = int(np.asarray(after.dealer)[i])
 
-    return play_in_lockstep(refs, state, views, step, choose, env.max_steps)
+            def deal_counts(first: int, skip: int = 0) -> tuple[list[np.ndarray], np.ndarray]:
+                assert (first, skip) == ((dealer + 1) % n, 1), "dealt from the new dealer's left, one card aside"
+                return list(dealt.astype(np.int16)), (4 - dealt.sum(axis=0)).astype(np.int16)
+
+            game._deal_counts = deal_counts  # type: ignore[method-assign]
+            dealt_games.append(i)
+
+    dealt_games: list[int] = []
+    choose = random_legal(rng)
+    decisions = play_in_lockstep(refs, state, views, step, choose, env.max_steps, next_game)
+    if opts.n_games > 1:
+        assert len(dealt_games) >= num_games // 2, "matches play on into later games"
+    return decisions
 
 
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
@@ -94,9 +116,8 @@ def test_random_deals_are_whole_decks_dealt_clockwise() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"quad_discard_optional": True}, "quad_discard_optional"),
-        ({"n_games": 2}, "n_games"),
         ({"num_players": 7}, "2–6"),
+        ({"max_steps": 0}, "max_steps"),
     ],
 )
 def test_unsupported_options_are_refused(options: dict[str, Any], message: str) -> None:
