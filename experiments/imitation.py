@@ -166,13 +166,22 @@ def _collect_one(
 
 
 def pretrain(
-    model: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int
+    model: Any,
+    demos: Demonstrations,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    seed: int,
+    critic_only: bool = False,
 ) -> list[dict[str, float]]:
     """Fit ``model``'s policy (a MaskablePPO) to ``demos`` (Adam, the learning rate falling linearly to 0 over the
     epochs; the rows :func:`held_out_rows` names are held out). Returns the held-out agreement with the teacher
     (greedy action equal to the teacher's), the actor's cross-entropy and the critic's error of the weights it
     started from (entry 0) and after each epoch (entry k). The weights with the best agreement are kept, the
-    starting ones included: a fit can diverge (see docs/training.md), and a refit must not lose a good copy."""
+    starting ones included: a fit can diverge (see docs/training.md), and a refit must not lose a good copy.
+
+    With ``critic_only``, the actor is frozen and only the critic is fitted to the returns (the fine-tuning start of
+    :mod:`experiments.fine_tune`); the weights with the lowest held-out value error are kept."""
     import torch
 
     policy = model.policy
@@ -201,7 +210,9 @@ def pretrain(
             "value_rmse": float(torch.sqrt(torch.mean((values.flatten() - ret) ** 2))),
         }
 
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    critic = [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+    optimizer = torch.optim.Adam(critic if critic_only else policy.parameters(), lr=learning_rate)
+    keep = best_value_epoch if critic_only else best_epoch
     batches = epochs * -(-len(train_rows) // batch_size)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / batches)  # linear to 0
     history = [held_out_scores()]
@@ -212,14 +223,15 @@ def pretrain(
         for start in range(0, len(train_rows), batch_size):
             obs, mask, action, ret = tensors(train_rows[start : start + batch_size])
             values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
-            loss = -log_prob.mean() + model.vf_coef * torch.nn.functional.mse_loss(values.flatten(), ret)
+            value_loss = torch.nn.functional.mse_loss(values.flatten(), ret)
+            loss = value_loss if critic_only else -log_prob.mean() + model.vf_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
+            torch.nn.utils.clip_grad_norm_(critic if critic_only else policy.parameters(), model.max_grad_norm)
             optimizer.step()
             schedule.step()
         history.append(held_out_scores())
-        if best_epoch(history) == len(history) - 1:
+        if keep(history) == len(history) - 1:
             best = copy.deepcopy(policy.state_dict())
     policy.load_state_dict(best)
     policy.set_training_mode(False)
@@ -241,6 +253,12 @@ def best_epoch(history: list[dict[str, float]]) -> int:
     """The epoch whose weights :func:`pretrain` kept (0: the weights it started from), the first of the best."""
     agreement = [h["agreement"] for h in history]
     return agreement.index(max(agreement))
+
+
+def best_value_epoch(history: list[dict[str, float]]) -> int:
+    """The epoch whose weights a critic-only :func:`pretrain` kept: the first of the lowest value error."""
+    errors = [h["value_rmse"] for h in history]
+    return errors.index(min(errors))
 
 
 def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: dict[str, Any]) -> None:

@@ -8,7 +8,8 @@ The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each 
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
 weights) and, with probability ``snapshot_share``, one of the ``snapshot_recent`` newest frozen copies of the
 learner (one is added every ``snapshot_every`` steps; they play in NumPy, see ``agents/sb3_policy.py``).
-With ``imitate``, the network first copies a rule bot (:mod:`experiments.imitation`) and PPO starts from there.
+With ``imitate``, the network first copies a rule bot (:mod:`experiments.imitation`) and PPO starts from there;
+with ``init_from``, PPO fine-tunes a pickle-free actor (a zoo agent or an ``.npz``; :mod:`experiments.fine_tune`).
 
 Outputs go to ``--out`` (default ``runs/train/<game>/seed<seed>``): ``args.json``, ``checkpoints/step_N.zip``
 (+ ``.npz``), ``snapshots/step_N.npz``, ``final.zip`` / ``final.npz`` and TensorBoard logs under ``tb/``. A
@@ -72,7 +73,13 @@ class TrainArgs(PPOSettings):
     imitate_round_decisions: int = 500_000
     imitate_round_epochs: int = 2
     imitate_workers: int = 1
-    """Processes that record the decisions (each with its share)."""
+    """Processes that record the decisions (each with its share; the critic fit of ``init_from`` too)."""
+    # fine-tuning a pickle-free actor (experiments/fine_tune.py)
+    init_from: str = ""
+    """An actor PPO starts from: ``zoo:<game>/<name>``, ``ckpt:PATH.npz`` or ``PATH.npz``; ``""``: none."""
+    init_value_decisions: int = 100_000
+    """Decisions of the initial actor's own play that its fresh critic is fitted on before PPO."""
+    init_value_epochs: int = 3
     # opponents
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
     """Fixed pool entries: policy spec (a registered name, ``path/to/file.py:Name?p=0.3``, ``ckpt:…``; see
@@ -110,6 +117,12 @@ def check_args(args: TrainArgs) -> None:
     context = PolicyContext.from_env(make_raw(args.game, **args.options))
     for spec in args.opponents:  # fails with the spec's own message, naming the accepted forms
         make_policy(spec, context, seed=0)
+    if args.init_from and (args.imitate or args.resume):
+        raise ValueError(
+            f"init_from {args.init_from!r} starts from an actor's weights, so it cannot be combined with "
+            f"{'imitate ' + repr(args.imitate) if args.imitate else 'resume ' + repr(args.resume)}; clear that one "
+            "(a game config's teacher with --imitate '')"
+        )
     if args.imitate and args.imitate not in known:
         raise ValueError(f"unknown imitate teacher {args.imitate!r} for {args.game}; available: {known}")
     if args.vec_env not in ("dummy", "subproc"):
@@ -138,6 +151,11 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     check_args(args)
+    initial = None
+    if args.init_from:  # before the network is built: its shape comes from the file
+        from cardenvs.experiments.fine_tune import initial_actor
+
+        args, initial = initial_actor(args, trust_checkpoint)
     torch.set_num_threads(args.torch_threads)
     out = args.run_dir()
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -191,6 +209,11 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
 
         warm_start(model, args, out, scale, meta)
         save(out / "checkpoints" / "step_0")  # the imitation alone, before any PPO update
+    if initial is not None:
+        from cardenvs.experiments.fine_tune import start_from
+
+        start_from(model, initial, args, out, scale, meta)
+        save(out / "checkpoints" / "step_0")  # the starting actor with its fitted critic, before any PPO update
 
     class Periodic(BaseCallback):
         """Snapshots into the pool and checkpoints to disk, on their own schedules."""
