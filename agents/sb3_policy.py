@@ -117,12 +117,13 @@ class ActorWeights:
         if not getattr(policy, "share_features_extractor", True):
             raise ValueError("only policies with a shared flatten features extractor can be exported")
         activation = type(policy.activation_fn()).__name__.lower()  # checked with the rest by __post_init__
-        hidden = []
-        for module in policy.mlp_extractor.policy_net:
-            if hasattr(module, "weight"):
-                hidden.append((_numpy(module.weight), _numpy(module.bias)))
-        action = (_numpy(policy.action_net.weight), _numpy(policy.action_net.bias))
+        *hidden, action = [(_numpy(module.weight), _numpy(module.bias)) for module in actor_layers(policy)]
         return cls(tuple(hidden), action, activation, np.asarray(obs_scale, dtype=np.float32), dict(meta or {}))
+
+
+def actor_layers(policy: Any) -> list[Any]:
+    """The linear layers of an SB3 MLP policy's actor, in order: its hidden layers, then the action head."""
+    return [*(module for module in policy.mlp_extractor.policy_net if hasattr(module, "weight")), policy.action_net]
 
 
 def _validated(path: str | Path, arrays: Mapping[str, np.ndarray]) -> ActorWeights:
@@ -178,18 +179,24 @@ def _numpy(tensor: Any) -> np.ndarray:
     return out
 
 
+def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
+    """Raise a ``ValueError`` naming both sizes unless ``weights`` read ``context``'s observation and score its
+    actions."""
+    size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
+    if size != context.layout.size or weights.action[0].shape[0] != context.actions.size:
+        raise ValueError(
+            f"checkpoint expects observations of size {size} and {weights.action[0].shape[0]} actions, but "
+            f"{context.env_id} with these options has {context.layout.size} and {context.actions.size} "
+            f"(trained on {weights.meta.get('env_id')} {weights.meta.get('options')})"
+        )
+
+
 class MlpPolicy(Policy):
     """Plays an exported actor: samples its masked softmax, or its argmax with ``greedy=True``."""
 
     def __init__(self, context: PolicyContext, weights: ActorWeights, seed: int | None = None, greedy: bool = False):
         super().__init__(context, seed)
-        size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
-        if size != context.layout.size or weights.action[0].shape[0] != context.actions.size:
-            raise ValueError(
-                f"checkpoint expects observations of size {size} and {weights.action[0].shape[0]} actions, but "
-                f"{context.env_id} with these options has {context.layout.size} and {context.actions.size} "
-                f"(trained on {weights.meta.get('env_id')} {weights.meta.get('options')})"
-            )
+        check_fits(weights, context)
         self.weights = weights
         self.greedy = greedy
         self.name = "ckpt-greedy" if greedy else "ckpt"

@@ -20,9 +20,9 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.move_values import is_move_value_network
-from cardenvs.agents.sb3_policy import ActorWeights, load_weights
+from cardenvs.agents.sb3_policy import ActorWeights, actor_layers, check_fits, load_weights
 from cardenvs.agents.zoo import PREFIX as ZOO_PREFIX
-from cardenvs.agents.zoo import ZooError, zoo_card, zoo_weights
+from cardenvs.agents.zoo import ZooError, checked_zoo_weights
 from cardenvs.experiments.ppo_settings import PPOSettings
 
 if TYPE_CHECKING:
@@ -39,23 +39,17 @@ def load_init_actor(spec: str, context: PolicyContext, scale: np.ndarray, trust:
     """The actor ``spec`` names, checked against the run's game (``context``) and observation ``scale``."""
     if spec.startswith(ZOO_PREFIX):
         try:
-            card = zoo_card(spec.removeprefix(ZOO_PREFIX))
-            card.check_layout(context)
+            _, weights = checked_zoo_weights(spec.removeprefix(ZOO_PREFIX), context)
         except ZooError as error:
             raise ValueError(f"init_from: {error}") from error
-        weights = zoo_weights(card)
     else:
         weights = load_weights(spec.removeprefix("ckpt:"), context.layout, trust)
     if is_move_value_network(weights):
         raise ValueError(f"init_from {spec!r} is a move-value network, not an actor over action ids")
-    inputs = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
-    outputs = weights.action[0].shape[0]
-    if (inputs, outputs) != (context.layout.size, context.actions.size):
-        raise ValueError(
-            f"init_from {spec!r} reads {inputs} features and scores {outputs} actions (trained on "
-            f"{weights.meta.get('env_id')} {weights.meta.get('options')}), but {context.env_id} with these options "
-            f"has {context.layout.size} and {context.actions.size}"
-        )
+    try:
+        check_fits(weights, context)
+    except ValueError as error:
+        raise ValueError(f"init_from {spec!r}: {error}") from error
     if weights.obs_scale.shape != scale.shape or not np.allclose(weights.obs_scale, scale, rtol=SCALE_TOLERANCE):
         raise ValueError(
             f"init_from {spec!r} scales observations differently from this run's {context.env_id} (its obs_scale "
@@ -93,11 +87,8 @@ def copy_actor(model: Any, weights: ActorWeights) -> None:
     ``weights`` exactly."""
     import torch
 
-    policy = model.policy
-    linears = [module for module in policy.mlp_extractor.policy_net if hasattr(module, "weight")]
-    targets = [*zip(linears, weights.hidden, strict=True), (policy.action_net, weights.action)]
     with torch.no_grad():
-        for module, (w, b) in targets:
+        for module, (w, b) in zip(actor_layers(model.policy), [*weights.hidden, weights.action], strict=True):
             module.weight.copy_(torch.as_tensor(w))
             module.bias.copy_(torch.as_tensor(b))
 

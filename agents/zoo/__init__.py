@@ -157,11 +157,19 @@ def zoo_weights(card: ZooCard) -> ActorWeights:
 
 def zoo_policy(argument: str, context: PolicyContext, seed: int | None = None, root: Path | None = None) -> Policy:
     """The policy of ``zoo:<argument>`` for ``context``'s game, after the layout check."""
-    card = zoo_card(argument, root)
-    card.check_layout(context)
-    policy = weights_policy(zoo_weights(card), context, seed, card.greedy)
+    card, weights = checked_zoo_weights(argument, context, root)
+    policy = weights_policy(weights, context, seed, card.greedy)
     policy.name = card.spec
     return policy
+
+
+def checked_zoo_weights(
+    argument: str, context: PolicyContext, root: Path | None = None
+) -> tuple[ZooCard, ActorWeights]:
+    """The card of ``zoo:<argument>`` and its actor, after the layout check against ``context``'s game."""
+    card = zoo_card(argument, root)
+    card.check_layout(context)
+    return card, zoo_weights(card)
 
 
 def fitting_zoo_names(env_id: str, options: Mapping[str, Any] | None = None, root: Path | None = None) -> list[str]:

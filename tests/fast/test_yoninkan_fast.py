@@ -16,6 +16,7 @@ from cardenvs.goninkan.table import DECLARE
 jax = pytest.importorskip("jax")
 from cardenvs.fast.yoninkan import YoninkanFast  # noqa: E402  (needs JAX, skipped above without it)
 from tests.fast.test_goninkan_fast import play_lockstep  # noqa: E402
+from tests.goninkan.helpers import hold_back_joker, joker_plays  # noqa: E402
 
 CASES: list[dict[str, Any]] = [
     {"episode": "match", "n_rounds": 2},  # the default rules, two rounds: the dealer passes on
@@ -48,12 +49,9 @@ def test_same_trajectories_as_the_reference_engine(options: dict[str, Any]) -> N
             counts["declarations"] += 1
             if rng.random() < 4 / 5:
                 return int(legal[0])  # declare(none)
-        jokers = (legal >= game.A_LEAD_JOKER) & (legal <= game.A_JOKER)
-        if game.trick_no == 10 and jokers.any():
+        if game.trick_no == 10 and joker_plays(game, legal).any():
             counts["joker in trick 10"] += 1
-        if jokers.any() and not jokers.all() and rng.random() < 0.9:
-            legal = legal[~jokers]
-        return int(rng.choice(legal))
+        return int(rng.choice(hold_back_joker(game, legal, rng)))
 
     seen, _ = play_lockstep(YoninkanFast(**options), num_games=16, seed=len(options), choose_action=choose)
     assert seen["decisions"] > 16 * 30

@@ -75,3 +75,17 @@ def legal_cards_text(game: KankeiGame[Any]) -> set[str]:
     """Names of the legal play actions of the player to act."""
     mask = game.legal_mask()
     return {game.actions.name(int(a)) for a in np.flatnonzero(mask)}
+
+
+def joker_plays(game: KankeiGame[Any], legal: np.ndarray) -> np.ndarray:
+    """Which of the ``legal`` action ids play the joker (led with a named suit, or followed)."""
+    return (legal >= game.A_LEAD_JOKER) & (legal <= game.A_JOKER)
+
+
+def hold_back_joker(game: KankeiGame[Any], legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``legal`` without the joker plays nine times in ten when another card may be played, so that random games
+    often keep the joker (and the cards it decides) to trick 10."""
+    jokers = joker_plays(game, legal)
+    if jokers.any() and not jokers.all() and rng.random() < 0.9:
+        return legal[~jokers]
+    return legal

@@ -13,7 +13,7 @@ from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, YoninkanOptions
 from cardenvs.testing import checks
 from tests.goninkan.deals import SWEEP_DEAL
-from tests.goninkan.helpers import act, card, goninkan, play, yoninkan
+from tests.goninkan.helpers import act, card, goninkan, hold_back_joker, play, yoninkan
 from tests.goninkan.test_yoninkan import DEAL
 
 
@@ -104,10 +104,7 @@ def test_yoninkan_views_follow_a_hand_emptied_in_the_last_trick() -> None:
             afresh.knowledge_changed()
             seats = range(game.num_players)
             stale += [(seed, p) for p in seats if not np.array_equal(cached[p], afresh.observation(p))]
-            legal = np.flatnonzero(game.legal_mask())
-            jokers = (legal >= game.A_LEAD_JOKER) & (legal <= game.A_JOKER)
-            if jokers.any() and not jokers.all() and rng.random() < 0.9:
-                legal = legal[~jokers]
+            legal = hold_back_joker(game, np.flatnonzero(game.legal_mask()), rng)
             game.apply(int(legal[rng.integers(len(legal))]))
             game.take_rewards()
     assert stale == []
