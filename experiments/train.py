@@ -133,10 +133,17 @@ def check_args(args: TrainArgs) -> None:
         raise ValueError(f"batch_size {args.batch_size} must divide n_steps × n_envs = {args.n_steps * args.n_envs}")
 
 
-def require_resume_trust(args: TrainArgs, trust: bool | None) -> None:
-    """Resuming unpickles the SB3 ``.zip`` (optimizer state included), which only a trusted file may be."""
-    if args.resume:
-        require_trust(args.resume, trust)
+def prepare(args: TrainArgs, trust: bool | None = None) -> tuple[TrainArgs, ActorWeights | None]:
+    """``args`` checked as a run checks them (every refusal raises here, before anything is built), with the
+    network of ``init_from``'s actor, and that actor (``None`` without ``init_from``)."""
+    if args.resume:  # resuming unpickles the SB3 ``.zip``, which only a trusted file may be
+        require_trust(args.resume, trust)  # before anything opens the archive
+    check_args(args)
+    if not args.init_from:
+        return args, None
+    from cardenvs.experiments.fine_tune import initial_actor  # its shape comes from the file
+
+    return initial_actor(args, trust)
 
 
 def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
@@ -144,18 +151,12 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
 
     Resuming reads an SB3 ``.zip``, which can run code: it needs ``trust_checkpoint`` (``None``: the
     ``CARDENVS_TRUST_CHECKPOINTS`` environment variable; see :mod:`agents.sb3_policy`)."""
-    require_resume_trust(args, trust_checkpoint)  # before anything opens the archive
+    args, initial = prepare(args, trust_checkpoint)
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    check_args(args)
-    initial = None
-    if args.init_from:  # before the network is built: its shape comes from the file
-        from cardenvs.experiments.fine_tune import initial_actor
-
-        args, initial = initial_actor(args, trust_checkpoint)
     torch.set_num_threads(args.torch_threads)
     out = args.run_dir()
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -385,9 +386,9 @@ def _split_weight(text: str) -> tuple[str, str, str]:
 def main(argv: list[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     args = args_from(ns)
-    try:
-        require_resume_trust(args, ns.trust_checkpoint or None)
-    except UntrustedCheckpointError as error:
+    try:  # a refused setting is one line on the terminal, not a traceback
+        prepare(args, ns.trust_checkpoint or None)
+    except (ValueError, FileNotFoundError, UntrustedCheckpointError) as error:
         raise SystemExit(f"error: {error}") from error
     print(f"training {args.game} {args.options} for {args.total_steps} steps into {args.run_dir()}")
     train(args, trust_checkpoint=True if ns.trust_checkpoint else None)

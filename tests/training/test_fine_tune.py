@@ -93,6 +93,30 @@ def test_init_from_cannot_be_combined_with_imitation_or_resume(tmp_path: Path) -
         check_args(kyuuri(tmp_path, init_from=actor, resume=str(tmp_path / "final.zip")))
 
 
+def test_the_command_line_refuses_in_one_line_before_building_anything(tmp_path: Path) -> None:
+    from cardenvs.experiments.train import main
+
+    actor = str(random_actor(tmp_path / "actor.npz"))
+    base = [
+        "--game",
+        "kyuuri-v0",
+        "--option",
+        "num_players=2",
+        "--option",
+        'episode="deal"',
+        "--out",
+        str(tmp_path / "run"),
+        "--no-progress",
+    ]
+    with pytest.raises(SystemExit, match=r"^error: init_from .* cannot be combined with imitate 'kyuuri/thrifty'"):
+        main([*base, "--init-from", actor, "--imitate", "kyuuri/thrifty"])
+    with pytest.raises(SystemExit, match=r"^error: net_arch \[64, 64\] conflicts with .*\[32, 16\]"):
+        main([*base, "--init-from", actor, "--imitate", "", "--set", "net_arch=[64, 64]"])
+    with pytest.raises(SystemExit, match=r"^error: vec_env must be 'dummy' or 'subproc', got 'fork'"):
+        main([*base, "--vec-env", "fork"])
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_zip_is_not_unpickled_without_trust(tmp_path: Path) -> None:
     crafted = tmp_path / "evil.zip"
     crafted.write_bytes(b"PK\x05\x06" + bytes(18))  # never opened: refused before anything reads it
