@@ -346,8 +346,9 @@ def args_from(ns: argparse.Namespace) -> TrainArgs:
     saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
     if ns.config:
         values.update(tomllib.loads(Path(ns.config).read_text()))
-    elif saved is not None and saved.exists():  # a resumed run keeps its own settings, but not its old folder:
-        values.update({k: v for k, v in json.loads(saved.read_text()).items() if k != "out"})  # it may have moved
+    elif saved is not None and saved.exists():  # a resumed run keeps its settings, not its folder (it may have
+        fresh = ("out", "init_from")  # moved) nor the actor it started from (the checkpoint holds the weights now)
+        values.update({k: v for k, v in json.loads(saved.read_text()).items() if k not in fresh})
     else:
         values.update(load_config(ns.game or TrainArgs.game))
     values.update({k: v for k, v in vars(ns).items() if v is not None and k in {f.name for f in fields(TrainArgs)}})

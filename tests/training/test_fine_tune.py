@@ -12,7 +12,7 @@ import pytest
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.sb3_policy import ActorWeights, UntrustedCheckpointError
 from cardenvs.experiments.ppo_settings import PPOSettings
-from cardenvs.experiments.train import TrainArgs, check_args, make_env, train
+from cardenvs.experiments.train import TrainArgs, build_args, check_args, make_env, train
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import observation_scale
 from tests.training.test_warm_start import OPTIONS
@@ -78,6 +78,11 @@ def test_ppo_starts_from_the_files_actor_with_a_fitted_critic(tmp_path: Path) ->
     errors = [epoch["value_rmse"] for epoch in record["epochs"]]
     assert record["init_from"] == f"ckpt:{actor}" and len(errors) == 5 and record["decisions"] > 2800
     assert errors[-1] < 0.9 * errors[0], errors
+
+    # resuming the run continues from its checkpoint, not from the actor it started with
+    resumed = build_args(["--resume", str(final), "--total-steps", "8192"])
+    assert resumed.init_from == "" and resumed.net_arch == list(ARCH) and resumed.run_dir() == final.parent
+    check_args(resumed)
 
 
 def test_a_zoo_agent_of_another_player_count_is_refused(tmp_path: Path) -> None:
