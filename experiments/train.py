@@ -38,6 +38,9 @@ from cardenvs.wrappers import observation_scale
 __all__ = ["EnvFactory", "FromSpec", "LinearDecay", "PoolSeatEnv", "Snapshot", "TrainArgs", "make_env", "train"]
 
 CONFIGS = Path(__file__).parent / "configs"
+NOT_RESUMED = ("out", "init_from")
+"""Saved settings a resumed run does not take: its old folder (it may have moved) and the actor it started from
+(the checkpoint holds the weights now)."""
 
 
 @dataclass
@@ -151,7 +154,11 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
 
     Resuming reads an SB3 ``.zip``, which can run code: it needs ``trust_checkpoint`` (``None``: the
     ``CARDENVS_TRUST_CHECKPOINTS`` environment variable; see :mod:`agents.sb3_policy`)."""
-    args, initial = prepare(args, trust_checkpoint)
+    return run_prepared(*prepare(args, trust_checkpoint))
+
+
+def run_prepared(args: TrainArgs, initial: ActorWeights | None) -> Path:
+    """The run of :func:`train` on what :func:`prepare` returned (checked ``args``, ``init_from``'s actor)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -346,9 +353,8 @@ def args_from(ns: argparse.Namespace) -> TrainArgs:
     saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
     if ns.config:
         values.update(tomllib.loads(Path(ns.config).read_text()))
-    elif saved is not None and saved.exists():  # a resumed run keeps its settings, not its folder (it may have
-        fresh = ("out", "init_from")  # moved) nor the actor it started from (the checkpoint holds the weights now)
-        values.update({k: v for k, v in json.loads(saved.read_text()).items() if k not in fresh})
+    elif saved is not None and saved.exists():  # a resumed run keeps its own settings, but for NOT_RESUMED
+        values.update({k: v for k, v in json.loads(saved.read_text()).items() if k not in NOT_RESUMED})
     else:
         values.update(load_config(ns.game or TrainArgs.game))
     values.update({k: v for k, v in vars(ns).items() if v is not None and k in {f.name for f in fields(TrainArgs)}})
@@ -388,11 +394,11 @@ def main(argv: list[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     args = args_from(ns)
     try:  # a refused setting is one line on the terminal, not a traceback
-        prepare(args, ns.trust_checkpoint or None)
+        args, initial = prepare(args, ns.trust_checkpoint or None)
     except (ValueError, FileNotFoundError, UntrustedCheckpointError) as error:
         raise SystemExit(f"error: {error}") from error
     print(f"training {args.game} {args.options} for {args.total_steps} steps into {args.run_dir()}")
-    train(args, trust_checkpoint=True if ns.trust_checkpoint else None)
+    run_prepared(args, initial)
     return 0
 
 
