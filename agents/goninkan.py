@@ -33,6 +33,7 @@ class KankeiRuleBot(PlanningPolicy):
         self.d = self.cards.size
         a = context.actions
         self.play, self.lead_joker, self.joker = a["play"], a["lead_joker"], a["joker"]
+        self.plain_ids = np.arange(self.play.offset, self.play.offset + self.d - 1)  # play(c) of every plain card
         self.show, self.trump, self.sweep = a["show"], a["trump"], a["sweep"]
         self.lead_choice = a["lead_choice"] if self.goninkan else None
 
@@ -58,7 +59,7 @@ class KankeiRuleBot(PlanningPolicy):
 
     # ------------------------------------------------------------------ card play
     def _play(self, observation: Mapping[str, np.ndarray], mask: np.ndarray, hand: np.ndarray) -> int:
-        legal_plain = [c for c in range(self.d - 1) if mask[self.play[c]]]
+        legal_plain: list[int] = np.flatnonzero(mask[self.plain_ids]).tolist()
         can_follow_joker = bool(mask[self.joker.offset])
         trick = self.view(observation, "trick").reshape(self.n, self.d)
         played = [(seat, int(np.flatnonzero(row)[0])) for seat, row in enumerate(trick) if row.any()]

@@ -31,7 +31,7 @@ import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import make_policy, registered_names
-from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.sb3_policy import ActorWeights, weights_policy
 from cardenvs.agents.zoo import ZOO_ROOT, ZooCard, context_layout_hash, zoo_cards
 from cardenvs.registry import definition, game_name
 
@@ -47,29 +47,28 @@ def as_float16(weights: ActorWeights) -> ActorWeights:
     return dataclasses.replace(weights, hidden=hidden, action=action, obs_scale=half(weights.obs_scale))
 
 
-def greedy_action(weights: ActorWeights, observation: Mapping[str, np.ndarray]) -> int:
-    """The most likely legal action (in float32 arithmetic, as :class:`~agents.sb3_policy.MlpPolicy` plays)."""
-    mask = observation["action_mask"].astype(bool)
-    logits = weights.logits(observation["observation"])
-    return int(np.argmax(np.where(mask, logits, -np.inf)))
-
-
 class ComparingPolicy(Policy):
-    """Plays the float32 network greedily and counts the decisions where the float16 copy would play the same."""
+    """Plays the float32 network's player and counts the decisions where the float16 copy's player would play the
+    same (for an actor, its greedy action; for a network that scores moves, the agent built on it)."""
 
     name = "compare-float16"
 
     def __init__(self, context: PolicyContext, full: ActorWeights, half: ActorWeights):
         super().__init__(context)
-        self.full = full
-        self.half = _as_float32(half)
+        self.full = weights_policy(full, context, seed=0, greedy=True)
+        self.half = weights_policy(_as_float32(half), context, seed=0, greedy=True)
         self.decisions = 0
         self.equal = 0
 
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.full.reset(seed)
+        self.half.reset(seed)
+
     def act(self, observation: Mapping[str, np.ndarray]) -> int:
-        action = greedy_action(self.full, observation)
+        action = self.full.act(observation)
         self.decisions += 1
-        self.equal += int(greedy_action(self.half, observation) == action)
+        self.equal += int(self.half.act(observation) == action)
         return action
 
 
@@ -170,10 +169,9 @@ def zoo_table(cards: Mapping[str, ZooCard] | None = None) -> str:
     ]
     for card in (cards or zoo_cards()).values():
         results = {row["opponent"]: row["agent_minus_opponent"] for row in card.data["results"]}
-        bots = {name: margin for name, margin in results.items() if name != "random"}
-        hardest = min(bots, key=lambda name: float(bots[name].split()[0])) if bots else None
+        hardest = card.closest_bot()
         options = ", ".join(f"{key}={value}" for key, value in card.data["options"].items()) or "default options"
-        closest = f"`{hardest}`: {bots[hardest]}" if hardest else "–"
+        closest = f"`{hardest[0]}`: {hardest[1]}" if hardest else "–"
         budget = card.data["training"]["budget"]
         rows.append(
             f"| `{card.spec}` | `{card.env_id}` {options} | {budget} | {results.get('random', '–')} | {closest} "

@@ -189,3 +189,16 @@ def test_the_zoo_page_lists_every_shipped_agent_and_its_code_runs() -> None:
     for block in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL):
         exec(compile(block, str(page), "exec"), namespace)
     assert namespace["zoo"] == [name for name in policy_names("kyuuri-v0") if name.startswith("zoo:")]
+
+
+def test_the_demo_and_play_page_get_the_strongest_fitting_agent_first(tmp_path: Path) -> None:
+    root = _copy_of_kyuuri(tmp_path)
+    card = json.loads((root / "kyuuri" / "ppo.json").read_text())
+    for name, margin in (("a_weaker", "-0.5 [-0.6, -0.4]"), ("z_stronger", "0.9 [0.8, 1.0]")):
+        shutil.copy(root / "kyuuri" / "ppo.npz", root / "kyuuri" / f"{name}.npz")
+        rows = [
+            row | {"agent_minus_opponent": margin} if row["opponent"] != "random" else row for row in card["results"]
+        ]
+        (root / "kyuuri" / f"{name}.json").write_text(json.dumps(card | {"name": f"kyuuri/{name}", "results": rows}))
+    names = fitting_zoo_names("kyuuri-v0", card["options"], root=root)
+    assert names == ["zoo:kyuuri/z_stronger", "zoo:kyuuri/ppo", "zoo:kyuuri/a_weaker"]

@@ -77,6 +77,16 @@ class ZooCard:
     def greedy(self) -> bool:
         return bool(self.data["greedy"])
 
+    def closest_bot(self) -> tuple[str, str] | None:
+        """The rule bot the card's results show this agent beating by least, and that margin as printed
+        (``"0.210 [0.115, 0.305]"``); ``None`` if the results name no bot."""
+        bots = {row["opponent"]: row["agent_minus_opponent"] for row in self.data["results"]}
+        bots.pop("random", None)
+        if not bots:
+            return None
+        name = min(bots, key=lambda bot: float(bots[bot].split()[0]))
+        return name, bots[name]
+
     def check_layout(self, context: PolicyContext) -> None:
         """Raise :class:`ZooError`, naming both versions, unless ``context`` has the layout this agent read."""
         if game_name(context.env_id) != self.game:
@@ -173,9 +183,15 @@ def checked_zoo_weights(
 
 
 def fitting_zoo_names(env_id: str, options: Mapping[str, Any] | None = None, root: Path | None = None) -> list[str]:
-    """The ``zoo:`` specs that can play ``env_id`` made with ``options``: same game, same observation layout."""
+    """The ``zoo:`` specs that can play ``env_id`` made with ``options`` (same game, same observation layout), the
+    strongest first: by the margin over the bot each beats by least (the demo and the play page take the first)."""
     from cardenvs.registry import make_raw
 
     here = context_layout_hash(PolicyContext.from_env(make_raw(env_id, **dict(options or {}))))
-    cards = zoo_cards(root).values()
-    return [card.spec for card in cards if card.game == game_name(env_id) and card.data["layout_hash"] == here]
+    cards = [c for c in zoo_cards(root).values() if c.game == game_name(env_id) and c.data["layout_hash"] == here]
+    return [card.spec for card in sorted(cards, key=_strength, reverse=True)]
+
+
+def _strength(card: ZooCard) -> float:
+    closest = card.closest_bot()
+    return float(closest[1].split()[0]) if closest else float("-inf")

@@ -1,0 +1,231 @@
+"""One step of policy iteration on a rule bot: roll out every legal move, learn the advantages, play the best.
+
+Approximate policy iteration with rollouts (Lagoudakis & Parr 2003; Bertsekas' rollout algorithm). Goninkan's bot
+is hard to pass with PPO (docs/training.md); this improves on the bot directly:
+
+1. ``collect`` lets the base bot play every seat. At each decision with two or more legal actions, every legal
+   action is tried on a clone of the true state and the episode is played out by the bot at every seat; the seat's
+   return after each action minus its return after the bot's own action is that action's *advantage in this
+   world*. The clones share the world's future chance (a clone takes the generator's state), so an action that
+   changes nothing has advantage exactly 0.
+2. ``fit`` (:mod:`experiments.advantage_fit`) fits a small network on features of the situation and of each card
+   play (:mod:`agents.goninkan_moves`) to those advantages; the agent plays the bot's move unless the network rates
+   another play more than a margin above it. The regression averages over the hidden worlds that look alike, so it
+   estimates the advantage given what the player sees, not a value that peeks at hidden cards.
+
+Against the bot, the policy improvement theorem makes the greedy choice at least as good as the bot, up to the
+fit's error; the margin keeps the bot's move where the estimated gain is within that error.
+
+    python -m experiments.rollout_improvement collect --game goninkan-v1 --rounds 150 --seed 1 --out runs/api/g
+    python -m experiments.rollout_improvement fit runs/api/g
+    python -m experiments.training_results --game goninkan-v1 --checkpoint runs/api/g/final.npz --games 4800
+
+Each ``collect`` writes one shard, ``rollouts_seed<seed>.npz`` (pickle-free); ``fit`` reads every shard of the
+folder, holds out the first ones, and writes ``final.npz`` (``ckpt:`` and ``zoo:`` specs play it),
+``improve.json`` (the held-out gains) and ``args.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.registry import make_policy
+from cardenvs.core.engine import RulesEngine
+from cardenvs.experiments.tournament import parse_option
+from cardenvs.registry import game_name
+
+ROLLOUT_CAP = 10_000
+"""A rollout longer than this many decisions is an error (the rules end every Goninkan round far sooner)."""
+
+
+@dataclass
+class Rollouts:
+    """Decisions of the base bot, one row each, with every legal action's advantage in the world it was made in."""
+
+    observations: np.ndarray
+    """Raw observation vectors (float16) of the deciding seat."""
+    masks: np.ndarray
+    base_actions: np.ndarray
+    """The bot's action (the one played at the table)."""
+    advantages: np.ndarray
+    """``(rows, actions)`` float32: return after the action minus return after the bot's; NaN where illegal."""
+    rounds: int
+    game: str
+    options: dict[str, Any]
+
+    def __len__(self) -> int:
+        return len(self.base_actions)
+
+    def save(self, path: Path) -> Path:
+        """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
+        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
+        rows = {name: getattr(self, name) for name in _ROWS}
+        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> Rollouts:
+        """Read a shard written by :meth:`save` (no pickle)."""
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(data["header"].tobytes())
+            return cls(**{name: data[name] for name in _ROWS}, **header)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
+        """One set of the rows of ``parts`` (all of one game and options), in order."""
+        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
+        if len(games) != 1:
+            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
+        rows = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
+        return cls(**rows, rounds=sum(p.rounds for p in parts), game=parts[0].game, options=parts[0].options)
+
+
+_ROWS = ("observations", "masks", "base_actions", "advantages")
+
+
+def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:
+    """Every seat's rewards from now to the end of the episode, the bots playing every seat (``world`` is used up)."""
+    returns = np.zeros(world.num_players)
+    for _ in range(ROLLOUT_CAP):
+        if world.is_terminal:
+            return returns
+        seat = world.current_player
+        world.apply(bots[seat].act({"observation": world.observation(seat), "action_mask": world.legal_mask()}))
+        paid = world.take_rewards()
+        if paid is not None:
+            returns += np.asarray(paid, dtype=float)
+    raise RuntimeError(f"a rollout did not end within {ROLLOUT_CAP} decisions")
+
+
+def advantages_at(table: RulesEngine[Any], base: int, bots: Sequence[Policy]) -> np.ndarray:
+    """For the player to move in ``table`` (left as it is): each legal action's return to the end of the episode,
+    the bots playing on, minus the return after ``base``; NaN for illegal actions."""
+    seat, mask = table.current_player, table.legal_mask()
+    returns = np.full(len(mask), np.nan, dtype=np.float32)
+    for action in np.flatnonzero(mask):
+        world = table.clone()
+        world.apply(int(action))
+        paid = world.take_rewards()
+        returns[action] = play_out(world, bots)[seat] + (0.0 if paid is None else paid[seat])
+    return returns - returns[base]
+
+
+def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: int) -> Rollouts:
+    """``rounds`` episodes of ``base`` at every seat, each decision with two or more legal actions evaluated."""
+    env = cardenvs.make(game, **options)
+    env.reset(seed=seed)
+    context = PolicyContext.from_env(env)
+    players = [make_policy(base, context, seed + seat) for seat in range(env.unwrapped.game.num_players)]
+    rollers = [make_policy(base, context, seed + 100 + seat) for seat in range(len(players))]
+    observations, masks, base_actions, advantages = [], [], [], []
+    rng = np.random.default_rng(seed)
+    for _ in range(rounds):
+        env.reset(seed=int(rng.integers(2**31)))
+        table = env.unwrapped.game
+        table.take_rewards()
+        for bot in players:
+            bot.reset(int(rng.integers(2**31)))
+        while not table.is_terminal:
+            seat, mask = table.current_player, table.legal_mask()
+            observation = table.observation(seat)
+            action = players[seat].act({"observation": observation, "action_mask": mask})
+            if np.count_nonzero(mask) > 1:
+                observations.append(observation.astype(np.float16))
+                masks.append(mask.astype(bool))
+                base_actions.append(action)
+                advantages.append(advantages_at(table, action, rollers))
+            table.apply(action)
+            table.take_rewards()
+    return Rollouts(
+        np.asarray(observations),
+        np.asarray(masks),
+        np.asarray(base_actions, dtype=np.int64),
+        np.asarray(advantages),
+        rounds,
+        game,
+        options,
+    )
+
+
+def load_rollouts(folder: Path) -> list[Rollouts]:
+    """Every ``rollouts_seed*.npz`` shard of ``folder``, by seed."""
+    paths = sorted(folder.glob("rollouts_seed*.npz"), key=lambda p: int(p.stem.removeprefix("rollouts_seed")))
+    if not paths:
+        raise FileNotFoundError(f"no rollouts_seed*.npz in {folder}: run the collect command into it first")
+    return [Rollouts.load(p) for p in paths]
+
+
+def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts:
+    return collect(*job)
+
+
+def collect_in_parallel(
+    game: str, options: dict[str, Any], base: str, rounds: int, seed: int, workers: int
+) -> Rollouts:
+    """:func:`collect` split over ``workers`` processes, each with its share of the rounds and its own seed."""
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
+    shares = [rounds // workers + (i < rounds % workers) for i in range(workers)]
+    jobs = [(game, options, base, share, s) for share, s in zip(shares, seeds, strict=True)]
+    if workers == 1:
+        return _collect_job(jobs[0])
+    with ProcessPoolExecutor(workers) as pool:
+        return Rollouts.concatenate(list(pool.map(_collect_job, jobs)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from cardenvs.experiments.advantage_fit import FitSettings  # the fit's module imports this one
+
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.rollout_improvement",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    gather = commands.add_parser("collect", help="roll out every legal action of the base bot's decisions")
+    gather.add_argument("--game", required=True, help="an env id, e.g. goninkan-v1")
+    gather.add_argument("--option", action="append", default=[], type=parse_option, help="game option key=value")
+    gather.add_argument("--base", default=None, help="the base policy (default: GAME/rule)")
+    gather.add_argument("--rounds", type=int, required=True, help="episodes to play")
+    gather.add_argument("--seed", type=int, default=0, help="also names the shard: rollouts_seedN.npz")
+    gather.add_argument("--workers", type=int, default=1)
+    gather.add_argument("--out", type=Path, required=True, help="the folder of shards")
+    fit = commands.add_parser("fit", help="fit the move-advantage network on a folder of shards")
+    fit.add_argument("folder", type=Path, help="a folder of shards from collect")
+    defaults = FitSettings()
+    for name, value in vars(defaults).items():
+        fit.add_argument("--" + name.replace("_", "-"), type=type(value), default=value)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    if args.command == "fit":
+        from cardenvs.experiments.advantage_fit import FitSettings, improve
+
+        settings = FitSettings(**{name: getattr(args, name) for name in vars(FitSettings())})
+        print(json.dumps(improve(args.folder, settings), indent=1))
+        return
+    if args.rounds < 1 or args.workers < 1:
+        raise SystemExit(f"error: --rounds and --workers must be at least 1, got {args.rounds} and {args.workers}")
+    base = args.base or f"{game_name(args.game)}/rule"
+    args.out.mkdir(parents=True, exist_ok=True)
+    clock = time.perf_counter()
+    data = collect_in_parallel(args.game, dict(args.option), base, args.rounds, args.seed, args.workers)
+    path = data.save(args.out / f"rollouts_seed{args.seed}.npz")
+    summary = {"base": base, "rounds": data.rounds, "rows": len(data), "seconds": round(time.perf_counter() - clock, 1)}
+    print(json.dumps(summary), "->", path)
+
+
+if __name__ == "__main__":
+    main()
