@@ -147,6 +147,11 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     """Refuse a move-advantage network for another game or of another input size."""
     if game_name(context.env_id) not in GAMES:
         raise ValueError(f"move-advantage agents play only {GAMES}, not {context.env_id}")
+    trained_on = str(weights.meta.get("env_id", ""))
+    if game_name(trained_on) != game_name(context.env_id):
+        raise ValueError(
+            f"this move-advantage network was fitted on {trained_on or 'no named game'}, not {context.env_id}"
+        )
     size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
     if size != len(FEATURES) or weights.action[0].shape[0] != 1:
         raise ValueError(

@@ -145,6 +145,9 @@ def test_a_network_that_does_not_fit_is_refused_with_the_reason() -> None:
     goninkan = PolicyContext.from_env(cardenvs.make(GAME))
     with pytest.raises(ValueError, match="play only"):
         ImprovedKankeiPlayer(PolicyContext.from_env(cardenvs.make("kyuuri-v0")), linear("rank", 1.0, 0.0))
+    yoninkan = PolicyContext.from_env(cardenvs.make("yoninkan-v1"))
+    with pytest.raises(ValueError, match="fitted on cardenvs/goninkan-v1, not cardenvs/yoninkan-v1"):
+        ImprovedKankeiPlayer(yoninkan, linear("rank", 1.0, 0.0))
     wide = weights((), (np.zeros((1, len(FEATURES) + 1), np.float32), np.zeros(1, np.float32)), 0.0)
     with pytest.raises(ValueError, match=f"takes {len(FEATURES)} features"):
         ImprovedKankeiPlayer(goninkan, wide)
