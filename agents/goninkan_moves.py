@@ -5,8 +5,9 @@ reads off the observation too (:class:`MoveFeatures`); the agent (:class:`Improv
 bot's move unless another legal play scores more than ``margin`` above it. The network is fitted by
 :mod:`experiments.rollout_improvement` on the advantages of every legal play in rolled-out worlds: one step of
 approximate policy iteration on the bot. Its checkpoint is the pickle-free actor format of
-:mod:`agents.sb3_policy` with one output and ``meta["kind"] == "move-advantages"`` (``meta["margin"]``); the
-input is :data:`FEATURES` (no observation scaling: every feature is already in ``[0, 1]``).
+:mod:`agents.sb3_policy` with one output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and
+``meta["layout_hash"]`` (the env it was fitted on); the input is :data:`FEATURES` (no observation scaling: every
+feature is already in ``[0, 1]``). The player is deterministic: a sampling ``ckpt:`` spec plays it greedily too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.goninkan import DECISIONS, KankeiRuleBot
 from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.zoo import context_layout_hash
 from cardenvs.registry import game_name
 
 MOVE_ADVANTAGES = "move-advantages"
@@ -87,7 +89,8 @@ class MoveFeatures(KankeiRuleBot):
         if action == self.joker.offset or action in self.lead_joker:
             named = action - self.lead_joker.offset if action in self.lead_joker else -1
             of_named = out & (self.suit == named)
-            return [1, 1, 0, 0, 0, best >= 0, 1, 0, of_named.sum() / 13, (of_named & self.honour).sum() / 4, 0, 0]
+            wins = best >= 0 and self._strength(self.cards.joker, False, led, trump, trick_no) > best
+            return [1, 1, 0, 0, 0, wins, 1, 0, of_named.sum() / 13, (of_named & self.honour).sum() / 4, 0, 0]
         if action not in self.play:
             raise ValueError(f"action {action} is not a card play of {self.context.env_id}")
         card = action - self.play.offset
@@ -144,13 +147,21 @@ class ImprovedKankeiPlayer(MoveFeatures):
 
 
 def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
-    """Refuse a move-advantage network for another game or of another input size."""
+    """Refuse a move-advantage network for another game, another observation layout (player count) or of another
+    input size."""
     if game_name(context.env_id) not in GAMES:
         raise ValueError(f"move-advantage agents play only {GAMES}, not {context.env_id}")
     trained_on = str(weights.meta.get("env_id", ""))
     if game_name(trained_on) != game_name(context.env_id):
         raise ValueError(
             f"this move-advantage network was fitted on {trained_on or 'no named game'}, not {context.env_id}"
+        )
+    here = context_layout_hash(context)
+    if weights.meta.get("layout_hash") != here:
+        raise ValueError(
+            f"this move-advantage network was fitted on {trained_on} with options {weights.meta.get('options')} "
+            f"(observation layout {weights.meta.get('layout_hash')}), but this env is {context.env_id} with "
+            f"{context.num_players} players (layout {here}): make the env it was fitted on"
         )
     size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
     if size != len(FEATURES) or weights.action[0].shape[0] != 1:

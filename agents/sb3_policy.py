@@ -254,7 +254,7 @@ def checkpoint_policy(
 def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool) -> Policy:
     """The player of loaded weights: an :class:`MlpPolicy` for an actor, the move-value agent of
     :mod:`agents.move_values` (always greedy) for a network that scores whole moves, the improved rule bot of
-    :mod:`agents.goninkan_moves` for a network of move advantages."""
+    :mod:`agents.goninkan_moves` (deterministic too) for a network of move advantages."""
     from cardenvs.agents.goninkan_moves import ImprovedKankeiPlayer, is_move_advantage_network
     from cardenvs.agents.move_values import is_move_value_network, move_value_policy
 

@@ -6,8 +6,10 @@ The network ``f`` is fitted so that ``f(a) − f(base)`` matches the advantage o
 over the hidden worlds that look alike, in the proportions the bot's play produces them, so it estimates
 ``Q_bot(information, a) − Q_bot(information, base)`` rather than a value that peeks at hidden cards.
 
-:func:`realised_gain` scores the agent's choices on held-out decisions with their worlds' true advantages: an
-unbiased estimate of what the agent gains per decision over the bot, with the bot at every other seat.
+:func:`realised_gain` scores the agent's choices on held-out decisions with their worlds' true advantages: for a
+given network and margin, an unbiased estimate of what the agent gains per decision over the bot, with the bot at
+every other seat. :func:`improve` picks the epoch and the margin on those same rows, so its chosen figure leans
+optimistic; the tournaments on other deals are the independent check.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.goninkan import DECISIONS
 from cardenvs.agents.goninkan_moves import FEATURES, MOVE_ADVANTAGES, MoveFeatures
 from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.zoo import context_layout_hash
 from cardenvs.experiments.rollout_improvement import Rollouts, load_rollouts
 from cardenvs.registry import definition
 
@@ -190,6 +193,7 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
         "margin": margin,
         "env_id": definition(held_data.game).env_id,
         "options": held_data.options,
+        "layout_hash": context_layout_hash(PolicyContext.from_env(cardenvs.make(held_data.game, **held_data.options))),
         "features": list(FEATURES),
         "rollout_rounds": held_data.rounds + train_data.rounds,
     }

@@ -6,15 +6,17 @@ is hard to pass with PPO (docs/training.md); this improves on the bot directly:
 1. ``collect`` lets the base bot play every seat. At each decision with two or more legal actions, every legal
    action is tried on a clone of the true state and the episode is played out by the bot at every seat; the seat's
    return after each action minus its return after the bot's own action is that action's *advantage in this
-   world*. The clones share the world's future chance (a clone takes the generator's state), so an action that
-   changes nothing has advantage exactly 0.
+   world*. The clones share the world's future chance (a clone takes the generator's state) and the bots restart
+   from one seed for every action, so an action that changes nothing has advantage exactly 0.
 2. ``fit`` (:mod:`experiments.advantage_fit`) fits a small network on features of the situation and of each card
    play (:mod:`agents.goninkan_moves`) to those advantages; the agent plays the bot's move unless the network rates
    another play more than a margin above it. The regression averages over the hidden worlds that look alike, so it
    estimates the advantage given what the player sees, not a value that peeks at hidden cards.
 
-Against the bot, the policy improvement theorem makes the greedy choice at least as good as the bot, up to the
-fit's error; the margin keeps the bot's move where the estimated gain is within that error.
+The motivation is the policy improvement theorem: against the bot, playing the action of the largest true
+advantage everywhere is at least as good as the bot. The fit only estimates that advantage, from features that
+can make different situations look alike, so the margin keeps the bot's move where the estimated gain is small;
+whether the result beats the bot is measured in tournaments.
 
     python -m experiments.rollout_improvement collect --game goninkan-v1 --rounds 150 --seed 1 --out runs/api/g
     python -m experiments.rollout_improvement fit runs/api/g
@@ -39,7 +41,7 @@ from typing import Any
 import numpy as np
 
 import cardenvs
-from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
 from cardenvs.agents.registry import make_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.tournament import parse_option
@@ -108,12 +110,21 @@ def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:
     raise RuntimeError(f"a rollout did not end within {ROLLOUT_CAP} decisions")
 
 
-def advantages_at(table: RulesEngine[Any], base: int, bots: Sequence[Policy]) -> np.ndarray:
+def advantages_at(
+    table: RulesEngine[Any], base: int, bots: Sequence[Policy], seed: int, plan: Sequence[int] = ()
+) -> np.ndarray:
     """For the player to move in ``table`` (left as it is): each legal action's return to the end of the episode,
-    the bots playing on, minus the return after ``base``; NaN for illegal actions."""
+    the bots playing on, minus the return after ``base``; NaN for illegal actions. Before each action's playout the
+    bots restart from ``seed`` (the same draws whichever action was taken) and the mover's bot holds ``plan``, the
+    rest of the move its own bot had planned (the second card of a show)."""
     seat, mask = table.current_player, table.legal_mask()
     returns = np.full(len(mask), np.nan, dtype=np.float32)
     for action in np.flatnonzero(mask):
+        for offset, bot in enumerate(bots):
+            bot.reset(seed + offset)
+        mover = bots[seat]
+        if isinstance(mover, PlanningPolicy):
+            mover.plan = list(plan)
         world = table.clone()
         world.apply(int(action))
         paid = world.take_rewards()
@@ -131,7 +142,8 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
     observations, masks, base_actions, advantages = [], [], [], []
     rng = np.random.default_rng(seed)
     for _ in range(rounds):
-        env.reset(seed=int(rng.integers(2**31)))
+        deal = int(rng.integers(2**31))
+        env.reset(seed=deal)
         table = env.unwrapped.game
         table.take_rewards()
         for bot in players:
@@ -139,12 +151,14 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
         while not table.is_terminal:
             seat, mask = table.current_player, table.legal_mask()
             observation = table.observation(seat)
-            action = players[seat].act({"observation": observation, "action_mask": mask})
+            mover = players[seat]
+            action = mover.act({"observation": observation, "action_mask": mask})
             if np.count_nonzero(mask) > 1:
+                plan = mover.plan if isinstance(mover, PlanningPolicy) else []
                 observations.append(observation.astype(np.float16))
                 masks.append(mask.astype(bool))
                 base_actions.append(action)
-                advantages.append(advantages_at(table, action, rollers))
+                advantages.append(advantages_at(table, action, rollers, deal + len(base_actions), plan))
             table.apply(action)
             table.take_rewards()
     return Rollouts(
