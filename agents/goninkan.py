@@ -63,15 +63,15 @@ class KankeiRuleBot(PlanningPolicy):
         can_follow_joker = bool(mask[self.joker.offset])
         trick = self.view(observation, "trick").reshape(self.n, self.d)
         played = [(seat, int(np.flatnonzero(row)[0])) for seat, row in enumerate(trick) if row.any()]
-        trump = _one_hot(self.view(observation, "trump"))
-        trick_no = _one_hot(self.view(observation, "trick_number")) + 1
+        trump = one_hot_index(self.view(observation, "trump"))
+        trick_no = one_hot_index(self.view(observation, "trick_number")) + 1
         if not played:
             if not legal_plain:
                 return self.lead_joker[self._suit_to_name(observation, hand)]
             return self.play[self._lead(legal_plain, observation, trump)]
-        led = _one_hot(self.view(observation, "led_suit"))
-        leader = _one_hot(self.view(observation, "leader"))
-        best_seat = _one_hot(self.view(observation, "trick_winner"))
+        led = one_hot_index(self.view(observation, "led_suit"))
+        leader = one_hot_index(self.view(observation, "leader"))
+        best_seat = one_hot_index(self.view(observation, "trick_winner"))
         best = self._strength(dict(played)[best_seat], best_seat == leader, led, trump, trick_no)
         honours = sum(self.cards.honour[c] for _, c in played)
         mates = self._partners(observation)
@@ -159,6 +159,7 @@ class KankeiRuleBot(PlanningPolicy):
         return mine >= 16 - taken
 
 
-def _one_hot(vector: np.ndarray) -> int:
+def one_hot_index(vector: np.ndarray) -> int:
+    """The index of a one-hot feature group's set entry, -1 if none is set."""
     hot = np.flatnonzero(vector)
     return int(hot[0]) if len(hot) else -1

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.goninkan import DECISIONS, KankeiRuleBot
+from cardenvs.agents.goninkan import DECISIONS, KankeiRuleBot, one_hot_index
 from cardenvs.agents.sb3_policy import ActorWeights
 from cardenvs.agents.zoo import context_layout_hash
 from cardenvs.registry import game_name
@@ -58,13 +58,13 @@ class MoveFeatures(KankeiRuleBot):
         out = ~hand & ~self._played(observation)[: self.d - 1]
         trick = self.view(observation, "trick").reshape(self.n, self.d)
         in_trick = [(seat, int(np.flatnonzero(row)[0])) for seat, row in enumerate(trick) if row.any()]
-        trump = _index(self.view(observation, "trump"))
-        led = _index(self.view(observation, "led_suit"))
-        trick_no = _index(self.view(observation, "trick_number")) + 1
-        winner = _index(self.view(observation, "trick_winner")) if in_trick else -1
+        trump = one_hot_index(self.view(observation, "trump"))
+        led = one_hot_index(self.view(observation, "led_suit"))
+        trick_no = one_hot_index(self.view(observation, "trick_number")) + 1
+        winner = one_hot_index(self.view(observation, "trick_winner")) if in_trick else -1
         best = -1
         if in_trick:
-            leader = _index(self.view(observation, "leader"))
+            leader = one_hot_index(self.view(observation, "leader"))
             best = self._strength(dict(in_trick)[winner], winner == leader, led, trump, trick_no)
         mates = self._partners(observation)
         kankei, mukan = self.view(observation, "kankei")[0] > 0, self.view(observation, "mukan")[0] > 0
@@ -110,17 +110,6 @@ def is_move_advantage_network(weights: ActorWeights) -> bool:
     return weights.meta.get("kind") == MOVE_ADVANTAGES
 
 
-def scores(weights: ActorWeights, rows: np.ndarray) -> np.ndarray:
-    """``f`` of each feature row."""
-    x = rows.astype(np.float32, copy=False)
-    for w, b in weights.hidden:
-        x = x @ w.T.astype(np.float32) + b.astype(np.float32)
-        x = np.tanh(x) if weights.activation == "tanh" else np.maximum(x, 0.0)
-    w, b = weights.action
-    values: np.ndarray = (x @ w.T.astype(np.float32) + b.astype(np.float32))[:, 0]
-    return values
-
-
 class ImprovedKankeiPlayer(MoveFeatures):
     """The rule bot, except in card play where the network rates another legal play more than ``margin`` above
     the bot's (the margin is the checkpoint's, unless given)."""
@@ -140,7 +129,7 @@ class ImprovedKankeiPlayer(MoveFeatures):
         legal = np.flatnonzero(observation["action_mask"])
         if DECISIONS[int(np.argmax(self.view(observation, "decision")))] != "play" or len(legal) < 2:
             return base
-        values = scores(self.weights, self.features(observation["observation"], legal))
+        values = self.weights.outputs(self.features(observation["observation"], legal))[:, 0]
         best = int(np.argmax(values))
         gain = values[best] - values[int(np.flatnonzero(legal == base)[0])]
         return int(legal[best]) if gain > self.margin else base
@@ -171,8 +160,3 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
         )
     if "margin" not in weights.meta:
         raise ValueError("a move-advantage checkpoint names its margin in meta['margin']; this one has none")
-
-
-def _index(one_hot: np.ndarray) -> int:
-    hot = np.flatnonzero(one_hot)
-    return int(hot[0]) if len(hot) else -1

@@ -38,12 +38,7 @@ def move_values(weights: ActorWeights, observation: np.ndarray, features: np.nda
     """Q of each move: one value per row of ``features`` (raw move features), for one raw observation vector."""
     rows = features.shape[0]
     x = np.concatenate([np.broadcast_to(observation, (rows, observation.shape[0])), features], axis=1)
-    x = x.astype(np.float32, copy=False) * weights.obs_scale
-    for w, b in weights.hidden:
-        x = x @ w.T + b
-        x = np.tanh(x) if weights.activation == "tanh" else np.maximum(x, 0.0)
-    w, b = weights.action
-    values: np.ndarray = (x @ w.T + b)[:, 0]
+    values: np.ndarray = weights.outputs(x)[:, 0]
     return values
 
 

@@ -85,6 +85,16 @@ class ActorWeights:
         out: np.ndarray = w @ x + b
         return out
 
+    def outputs(self, rows: np.ndarray) -> np.ndarray:
+        """The network's outputs for each row of raw inputs (scaled here), one row of outputs per input row."""
+        x = rows.astype(np.float32, copy=False) * self.obs_scale
+        for w, b in self.hidden:
+            x = x @ w.T + b
+            x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        w, b = self.action
+        out: np.ndarray = x @ w.T + b
+        return out
+
     def save(self, path: str | Path) -> Path:
         """Write the weights as ``.npz`` (no pickle)."""
         arrays: dict[str, np.ndarray] = {
@@ -119,6 +129,14 @@ class ActorWeights:
         activation = type(policy.activation_fn()).__name__.lower()  # checked with the rest by __post_init__
         *hidden, action = [(_numpy(module.weight), _numpy(module.bias)) for module in actor_layers(policy)]
         return cls(tuple(hidden), action, activation, np.asarray(obs_scale, dtype=np.float32), dict(meta or {}))
+
+    @classmethod
+    def from_torch(
+        cls, module: Any, activation: str, obs_scale: np.ndarray, meta: Mapping[str, Any] | None = None
+    ) -> ActorWeights:
+        """Copy a torch ``Sequential`` of linear layers and activations (the last layer the output)."""
+        *hidden, output = [(_numpy(m.weight), _numpy(m.bias)) for m in module if hasattr(m, "weight")]
+        return cls(tuple(hidden), output, activation, np.asarray(obs_scale, dtype=np.float32), dict(meta or {}))
 
 
 def actor_layers(policy: Any) -> list[Any]:

@@ -15,7 +15,6 @@ optimistic; the tournaments on other deals are the independent check.
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -30,6 +29,7 @@ from cardenvs.agents.goninkan import DECISIONS
 from cardenvs.agents.goninkan_moves import FEATURES, MOVE_ADVANTAGES, MoveFeatures
 from cardenvs.agents.sb3_policy import ActorWeights
 from cardenvs.agents.zoo import context_layout_hash
+from cardenvs.experiments.mlp import mlp
 from cardenvs.experiments.rollout_improvement import Rollouts, load_rollouts
 from cardenvs.registry import definition
 
@@ -93,17 +93,6 @@ def realised_gain(rows: MoveRows, values: np.ndarray, margin: float) -> dict[str
     }
 
 
-def network(hidden: tuple[int, ...], seed: int) -> Any:
-    import torch
-
-    torch.manual_seed(seed)
-    sizes = (len(FEATURES), *hidden)
-    layers: list[Any] = []
-    for a, b in itertools.pairwise(sizes):
-        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
-    return torch.nn.Sequential(*layers, torch.nn.Linear(sizes[-1], 1))
-
-
 def values_of(net: Any, rows: MoveRows) -> np.ndarray:
     import torch
 
@@ -118,7 +107,7 @@ def fit(
     epoch with the lowest held-out loss and that loss before and after every epoch."""
     import torch
 
-    net = network(hidden, seed)
+    net = mlp(len(FEATURES), hidden, "relu", seed)
     x, target = torch.as_tensor(train.features), torch.as_tensor(train.advantages)
     held_x, held_target = torch.as_tensor(held.features), torch.as_tensor(held.advantages)
 
@@ -168,8 +157,6 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     """Fit on ``folder``'s shards (the first ``held_out_shards`` held out) and write ``final.npz`` (its margin: the
     one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound), ``improve.json`` (returned) and
     ``args.json``."""
-    import torch
-
     shards = load_rollouts(folder)
     if len(shards) <= settings.held_out_shards:
         raise ValueError(
@@ -186,8 +173,6 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     values = values_of(net, held)
     by_margin = {margin: realised_gain(held, values, margin) for margin in MARGINS}
     margin = max(MARGINS, key=lambda m: by_margin[m]["gain_per_decision"] - by_margin[m]["half_width"])
-    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
-    arrays = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in linears]
     meta = {
         "kind": MOVE_ADVANTAGES,
         "margin": margin,
@@ -197,8 +182,7 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
         "features": list(FEATURES),
         "rollout_rounds": held_data.rounds + train_data.rounds,
     }
-    weights = ActorWeights(tuple(arrays[:-1]), arrays[-1], "relu", np.ones(len(FEATURES), np.float32), meta)
-    weights.save(folder / "final.npz")
+    ActorWeights.from_torch(net, "relu", np.ones(len(FEATURES)), meta).save(folder / "final.npz")
     summary = {
         "settings": asdict(settings),
         "decisions": {"fitted": len(np.unique(train.decision)), "held_out": len(np.unique(held.decision))},

@@ -36,6 +36,7 @@ from cardenvs.agents.move_values import MOVE_VALUES, ZsyMoveValuePolicy
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import make_policy
 from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.experiments.mlp import mlp
 from cardenvs.experiments.train import parse_value
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import observation_scale
@@ -77,15 +78,7 @@ class MoveValueNet:
     def __init__(self, inputs: int, args: DmcArgs, obs_scale: np.ndarray, meta: dict[str, Any]):
         import torch
 
-        torch.manual_seed(args.seed)
-        activation = torch.nn.ReLU if args.activation == "relu" else torch.nn.Tanh
-        layers: list[Any] = []
-        width = inputs
-        for size in args.net_arch:
-            layers += [torch.nn.Linear(width, size), activation()]
-            width = size
-        layers.append(torch.nn.Linear(width, 1))
-        self.module = torch.nn.Sequential(*layers)
+        self.module = mlp(inputs, args.net_arch, args.activation, args.seed)
         self.optimizer = torch.optim.Adam(self.module.parameters(), lr=args.learning_rate)
         self.scale = torch.as_tensor(obs_scale, dtype=torch.float32)
         self.obs_scale = obs_scale
@@ -105,11 +98,7 @@ class MoveValueNet:
 
     def weights(self, **meta: Any) -> ActorWeights:
         """The network as pickle-free weights (``meta.kind = "move-values"``)."""
-        import torch
-
-        linear = [m for m in self.module if isinstance(m, torch.nn.Linear)]
-        arrays = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in linear]
-        return ActorWeights(tuple(arrays[:-1]), arrays[-1], self.activation, self.obs_scale, {**self.meta, **meta})
+        return ActorWeights.from_torch(self.module, self.activation, self.obs_scale, {**self.meta, **meta})
 
 
 class Buffer:
