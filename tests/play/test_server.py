@@ -12,12 +12,13 @@ from starlette.testclient import TestClient
 
 from cardenvs.experiments.play.server import TableServer
 from cardenvs.experiments.play.session import PlaySession, ReplaySession, TableSettings
+from tests.play.clients import page_client
 
 
 @pytest.fixture
 def client() -> TestClient:
     session = PlaySession(TableSettings("verish_ne_verish-v0", {"num_players": 3}, seat=0, seed=4))
-    return TestClient(TableServer(session, pace_ms=0).app())
+    return page_client(TableServer(session, pace_ms=0))
 
 
 def _to_person(client: TestClient) -> dict[str, Any]:
@@ -96,7 +97,7 @@ def test_play_to_the_end_then_rematch_and_replay(client: TestClient) -> None:
             message = client.post("/api/move", json={"version": message["version"], "move": move}).json()
     assert message["moves"] == [] and len(message["returns"]) == 3
     record = client.get("/api/export").json()
-    replay = TestClient(TableServer(None, ReplaySession(record)).app())
+    replay = page_client(TableServer(None, ReplaySession(record)))
     last = replay.get("/api/replay", params={"step": 0}).json()["steps"] - 1
     end = replay.get("/api/replay", params={"step": last, "seat": "all"}).json()
     assert end["history"][-1].startswith(message["history"][-1])  # omniscient lines add the private parts
