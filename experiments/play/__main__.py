@@ -133,13 +133,18 @@ def serve(args: PlayArgs) -> int:
         query = f"deal={args.deal}&seating={args.seating}"
     sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
     url = server.url(sock.getsockname()[1], query)
-    print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
-    if not args.no_browser:
-        webbrowser.open(url)
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)  # from here on, uvicorn stops on Ctrl-C
+            print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
+            if not args.no_browser:
+                webbrowser.open(url)
+
     # a policy still thinking does not hold the stop up for long (its thread is a daemon)
     config = uvicorn.Config(server.app(), log_level="warning", timeout_graceful_shutdown=2)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl-C, then raises it again
-        uvicorn.Server(config).run(sockets=[sock])
+        Announcing(config).run(sockets=[sock])
     print("cardenvs table stopped", flush=True)
     return 0
 

@@ -122,8 +122,8 @@ def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest
         assert server.stdout is not None
         line = server.stdout.readline()
         url = line.split(" at ", 1)[1].split()[0]
-        assert url.startswith("http://127.0.0.1:")
-        with urllib.request.urlopen(url + "api/config", timeout=20) as response:
+        assert url.startswith("http://127.0.0.1:") and "/?token=" in url
+        with urllib.request.urlopen(url.replace("/?", "/api/config?"), timeout=20) as response:
             assert json.loads(response.read()) == {"mode": "play", "pace_ms": 0}
     finally:
         server.terminate()
