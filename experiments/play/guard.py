@@ -62,7 +62,7 @@ class TableGuard:
             return None
         if self._matches(_cookie(headers.get("cookie", ""), _cookie_name(host))):
             return None
-        given = TOKEN_HEADER in headers or "token=" in query
+        given = bool(headers.get(TOKEN_HEADER)) or "token=" in query
         return (
             f"{'wrong' if given else 'no'} table token: open the address the command printed "
             "(it ends with ?token=…) or send the token as the X-Table-Token header"

@@ -161,10 +161,11 @@ class PlaySession:
                         self.notice = ""
                         return
         except PolicyFailed as failure:
+            fresh = self._policy(seat)  # for the rematch: the failed instance may still be running
             with self._lock:
                 self.failure = f"the game was stopped: {failure}"
                 self.notice = self.failure
-                self.policies[seat] = self._policy(seat)  # a fresh one for the rematch (the old may still run)
+                self.policies[seat] = fresh
                 self.version += 1
 
     def rematch(self, version: Any) -> None:

@@ -4,6 +4,7 @@ for mid-game. Each is refused with a sentence and leaves the table as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from typing import Any
@@ -29,7 +30,8 @@ def _replay_table() -> TableServer:
 def _unchanged(server: TableServer, before: dict[str, Any]) -> None:
     assert server.session is not None
     after = server.session.message()
-    assert {k: after[k] for k in ("version", "hand", "history")} == {k: before[k] for k in ("version", "hand", "history")}
+    keys = ("version", "hand", "history")
+    assert {k: after[k] for k in keys} == {k: before[k] for k in keys}
 
 
 def _person_turn(client: TestClient) -> dict[str, Any]:
@@ -43,7 +45,7 @@ HOSTILE = {
     "foreign Origin": ({"Origin": "http://evil.example"}, LOCAL, "requests from other web pages"),
     "null Origin": ({"Origin": "null"}, LOCAL, "requests from other web pages"),
     "foreign Host": ({}, "http://evil.example:8765", "answers only requests addressed to 127.0.0.1"),
-    "no token": ({"X-Table-Token": ""}, LOCAL, "wrong table token"),
+    "no token": ({"X-Table-Token": ""}, LOCAL, "no table token"),
     "wrong token": ({"X-Table-Token": "guessed"}, LOCAL, "wrong table token"),
 }
 
@@ -68,7 +70,8 @@ def test_requests_without_the_token_are_refused_and_the_page_is_not() -> None:
     server = _table()
     anonymous = TestClient(server.app(), base_url=LOCAL)
     answer = anonymous.get("/api/view")
-    assert answer.status_code == 403 and "no table token: open the address the command printed" in answer.json()["error"]
+    assert answer.status_code == 403
+    assert "no table token: open the address the command printed" in answer.json()["error"]
     assert anonymous.get("/").status_code == 200  # the page holds no secret; its requests need the token
     assert anonymous.get("/api/view", params={"token": server.token}).status_code == 200
     assert anonymous.get("/api/view", params={"token": server.token + "x"}).status_code == 403
@@ -181,10 +184,8 @@ def test_a_streamed_body_is_cut_off_at_the_limit() -> None:
                 except OSError:  # the server closed the connection after answering
                     break
                 conn.setblocking(False)
-                try:
+                with contextlib.suppress(BlockingIOError):  # no answer yet
                     answer += conn.recv(65536)
-                except BlockingIOError:
-                    pass
                 conn.setblocking(True)
                 if answer:
                     break
