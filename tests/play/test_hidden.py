@@ -122,7 +122,7 @@ def test_nothing_the_server_answers_mid_game_changes_when_hidden_cards_are_redea
     rng = np.random.default_rng(3)
     message = client.get("/api/view").json()
     compared = 0
-    while not message["over"] and compared < 60:
+    while not message["over"] and compared < 30:
         honest = (session.env.game, session.deal_seed, session.actions)
         before = _answers(client, message["version"])
         session.env.game = session.game.resample_hidden(seat, rng)
