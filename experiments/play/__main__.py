@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import socket
 import sys
+import threading
 import webbrowser
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,11 +127,11 @@ def serve(args: PlayArgs) -> int:
         server = TableServer(None, replay_of(args))
     else:
         server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000))
-    # A database's replays listen where the tournament report's links point, unless told otherwise.
     query = ""
     if args.replay and server.store is not None:
         stored_game(args.replay, args.deal, args.seating)  # refuse a bad database or game before serving
         query = f"deal={args.deal}&seating={args.seating}"
+    # A database's replays listen where the tournament report's links point, unless told otherwise.
     sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
     url = server.url(sock.getsockname()[1], query)
 
@@ -138,8 +139,8 @@ def serve(args: PlayArgs) -> int:
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)  # from here on, uvicorn stops on Ctrl-C
             print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
-            if not args.no_browser:
-                webbrowser.open(url)
+            if not args.no_browser:  # in a thread: a terminal browser would not return until closed
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     # a policy still thinking does not hold the stop up for long (its thread is a daemon)
     config = uvicorn.Config(server.app(), log_level="warning", timeout_graceful_shutdown=2)
