@@ -5,18 +5,22 @@
     python -m experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
     python -m experiments.play --replay cardenvs-replay.json
 
-The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL and opens it unless
-``--no-browser``. Opponent specs are anything a tournament accepts (registered names, ``ckpt:PATH``,
-``py:module:Factory``, ``zoo:GAME/NAME``); they fill the other seats in order, repeated as needed; without
-``--opponents``, the game's zoo agent plays them where one is shipped for the options, else random play.
+The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL (with the table's secret
+token, which every request of the page carries) and opens it unless ``--no-browser``; Ctrl-C stops it.
+Opponent specs are anything a tournament accepts (registered names, ``ckpt:PATH``, ``py:module:Factory``,
+``zoo:GAME/NAME``); they fill the other seats in order, repeated as needed; without ``--opponents``, the game's
+zoo agent plays them where one is shipped for the options, else random play. A bot that raises, returns an
+illegal action or thinks longer than ``--move-timeout`` seconds ends the game with a message naming it.
 See docs/play.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sys
+import threading
 import webbrowser
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +42,7 @@ class PlayArgs:
     seat: int = 0
     seed: int = 0
     pace: float = 0.6
+    move_timeout: float = 10.0
     port: int = 0
     no_browser: bool = False
     tui: bool = False
@@ -62,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
     p.add_argument("--pace", type=float, default=0.6, help="seconds a bot's move stays on screen")
+    p.add_argument(
+        "--move-timeout", type=float, default=10.0, help="seconds a bot may think about one action (slower: game ends)"
+    )
     p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one; 8765 for a database)")
     p.add_argument("--no-browser", action="store_true", help="print the URL, do not open it")
     p.add_argument("--tui", action="store_true", help="play in this terminal instead of a browser")
@@ -77,7 +85,7 @@ def settings_of(args: PlayArgs) -> TableSettings:
         options["num_players"] = args.players
     game = args.game or "verish_ne_verish-v0"
     opponents = args.opponents or default_opponents(game, options)
-    return TableSettings(game, options, args.seat, opponents, args.seed)
+    return TableSettings(game, options, args.seat, opponents, args.seed, args.move_timeout)
 
 
 def default_opponents(env_id: str, options: dict[str, Any]) -> list[str]:
@@ -92,10 +100,16 @@ def replay_of(args: PlayArgs) -> ReplaySession:
 
 def free_socket(port: int) -> socket.socket:
     """A listening socket on 127.0.0.1 (port 0: the system picks a free one, with no race)."""
+    if not 0 <= port <= 65535:
+        raise Refused(f"--port must be in 0..65535 (0: any free port), got {port}")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
-    sock.listen(128)  # connections made before the server starts wait in the queue instead of being refused
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)  # connections made before the server starts wait in the queue instead of being refused
+    except OSError as error:
+        sock.close()
+        raise Refused(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
     return sock
 
 
@@ -113,17 +127,26 @@ def serve(args: PlayArgs) -> int:
         server = TableServer(None, replay_of(args))
     else:
         server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000))
-    # A database's replays listen where the tournament report's links point, unless told otherwise.
-    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    query = ""
     if args.replay and server.store is not None:
         stored_game(args.replay, args.deal, args.seating)  # refuse a bad database or game before serving
-        url += f"?deal={args.deal}&seating={args.seating}"
-    print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
-    if not args.no_browser:
-        webbrowser.open(url)
-    config = uvicorn.Config(server.app(), log_level="warning")
-    uvicorn.Server(config).run(sockets=[sock])
+        query = f"deal={args.deal}&seating={args.seating}"
+    # A database's replays listen where the tournament report's links point, unless told otherwise.
+    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
+    url = server.url(sock.getsockname()[1], query)
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)  # from here on, uvicorn stops on Ctrl-C
+            print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
+            if not args.no_browser:  # in a thread: a terminal browser would not return until closed
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    # a policy still thinking does not hold the stop up for long (its thread is a daemon)
+    config = uvicorn.Config(server.app(), log_level="warning", timeout_graceful_shutdown=2)
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl-C, then raises it again
+        Announcing(config).run(sockets=[sock])
+    print("cardenvs table stopped", flush=True)
     return 0
 
 
@@ -138,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     except (Refused, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except EOFError:  # Ctrl-D at a prompt of the terminal table: the person leaves
+        print()
+        return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ TIMEOUT_MS = 20_000
 
 @contextlib.contextmanager
 def running(server: TableServer) -> Iterator[str]:
-    """Serve ``server`` on a free port in a thread; yields its URL."""
+    """Serve ``server`` on a free port in a thread; yields its URL (with the table's token)."""
     import uvicorn
 
     sock = free_socket(0)
@@ -42,7 +42,7 @@ def running(server: TableServer) -> Iterator[str]:
     try:
         while not app_server.started:
             thread.join(0.02)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+        yield server.url(sock.getsockname()[1])
     finally:
         app_server.should_exit = True
         thread.join(10)

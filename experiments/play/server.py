@@ -1,29 +1,45 @@
 """The web table: a Starlette app over one :class:`PlaySession` (or one :class:`ReplaySession`).
 
 The page (``page.html``, plain JS, no build step) only asks; the server decides what the person sees. Every
-answer is a message of :meth:`PlaySession.message`; a refused request is answered ``400`` with ``error`` (why)
-and ``state`` (the unchanged table).
+answer is a message of :meth:`PlaySession.message`; a refused request is answered with ``error`` (why) and
+``state`` (the unchanged table): ``400`` for a malformed or illegal request, ``409`` for one made at the wrong
+moment of the game, ``413`` for a body over :data:`MAX_BODY_BYTES`. Requests from anywhere but the table's own
+page are refused before they arrive here (:mod:`~cardenvs.experiments.play.guard`).
+
+During a game nothing a seat is sent holds what that seat may not see: the full record of the game (seed,
+actions, every hand) is handed out only once the game has ended. Opponent policies think in threads of their
+own, so the table keeps answering while one thinks, however long.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from cardenvs.experiments.play.replays import stored_game
-from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession
+from cardenvs.experiments.play.bots import in_thread
+from cardenvs.experiments.play.guard import LOCAL_HOSTS, TableGuard, new_token
+from cardenvs.experiments.play.replays import parse_json, stored_game
+from cardenvs.experiments.play.session import NotNow, PlaySession, Refused, ReplaySession, brief
 
 PAGE = Path(__file__).with_name("page.html")
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body read; the page's requests are a few dozen bytes."""
+
+
+class TooLarge(Refused):
+    status = 413
 
 
 class TableServer:
-    """Holds the table (or replay) a page talks to."""
+    """Holds the table (or replay) a page talks to, and the secret token the page must send."""
 
     def __init__(
         self,
@@ -31,9 +47,10 @@ class TableServer:
         replay: ReplaySession | None = None,
         pace_ms: int = 600,
         store: str | Path | None = None,
+        token: str | None = None,
     ):
         """Serve ``session`` (a game being played), ``replay`` (one finished game) or ``store`` (any game of a
-        tournament database, chosen by the page's ``?deal=D&seating=S``)."""
+        tournament database, chosen by the page's ``?deal=D&seating=S``); ``token`` defaults to a fresh one."""
         if sum(x is not None for x in (session, replay, store)) != 1:
             raise ValueError("a table server shows one of: a game being played, a replay, a tournament database")
         self.session = session
@@ -41,6 +58,12 @@ class TableServer:
         self.store = store
         self._stored: dict[tuple[int, int], ReplaySession] = {}
         self.pace_ms = pace_ms
+        self.token = token or new_token()
+        self._acting = asyncio.Lock()  # one move, advance or rematch at a time
+
+    def url(self, port: int, query: str = "") -> str:
+        """The page's address, with the token (and ``query``, e.g. ``deal=1&seating=0``)."""
+        return f"http://127.0.0.1:{port}/?token={self.token}" + (f"&{query}" if query else "")
 
     def config(self) -> dict[str, Any]:
         return {"mode": "play" if self.session else "replay", "pace_ms": self.pace_ms}
@@ -51,17 +74,32 @@ class TableServer:
         return self.session
 
     async def _body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, read up to :data:`MAX_BODY_BYTES`."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip()
+        if kind != "application/json":
+            raise Refused(f"the request body must be sent as application/json, not {brief(kind or 'nothing')}")
+        too_large = TooLarge(f"the request body is over {MAX_BODY_BYTES} bytes; the table's requests are small")
+        length = request.headers.get("content-length", "0")
+        if not re.fullmatch("[0-9]+", length):
+            raise Refused(f"the Content-Length header must be a number of bytes, got {brief(length)}")
+        if len(length) > 9 or int(length) > MAX_BODY_BYTES:
+            raise too_large
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY_BYTES:
+                raise too_large
         try:
-            body = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise Refused(f"the request body must be a JSON object: {error}") from error
+            body = parse_json(bytes(data))
+        except Refused as error:
+            raise Refused(f"the request body must be a JSON object, but {error}") from error
         if not isinstance(body, dict):
             raise Refused(f"the request body must be a JSON object, got {type(body).__name__}")
         return body
 
     def _refusal(self, error: Refused) -> JSONResponse:
         state = self.session.send() if self.session else None
-        return JSONResponse({"error": str(error), "state": state}, status_code=400)
+        return JSONResponse({"error": str(error), "state": state}, status_code=error.status)
 
     async def page(self, request: Request) -> Response:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"))
@@ -79,25 +117,32 @@ class TableServer:
         """``POST /api/{move,advance,rematch}`` with ``{"version": v, "move": i}`` (``move`` for moves only)."""
         kind = request.path_params["kind"]
         if kind not in ("move", "advance", "rematch"):
-            return JSONResponse({"error": f"unknown request /api/{kind}; known: move, advance, rematch"}, 404)
+            return JSONResponse({"error": f"unknown request /api/{brief(kind)}; known: move, advance, rematch"}, 404)
         try:
             session = self._play()
             body = await self._body(request)
-            if kind == "move":
-                session.play(body.get("version"), body.get("move"))
-            elif kind == "advance":
-                session.advance(body.get("version"))
-                while self.pace_ms == 0 and session.bot_to_act():  # no pace: the bots play on at once
-                    session.advance(session.version)
-            else:
-                session.rematch(body.get("version"))
+            async with self._acting:
+                if kind == "move":
+                    session.play(body.get("version"), body.get("move"))
+                elif kind == "advance":  # in a thread: the table answers other requests while a policy thinks
+                    await asyncio.wrap_future(in_thread(self._advance, session, body.get("version")))
+                else:
+                    session.rematch(body.get("version"))
             return JSONResponse(session.send())
         except Refused as error:
             return self._refusal(error)
 
+    def _advance(self, session: PlaySession, version: Any) -> None:
+        session.advance(version)
+        while self.pace_ms == 0 and session.bot_to_act():  # no pace: the bots play on at once
+            session.advance(session.version)
+
     async def export(self, request: Request) -> Response:
         try:
-            record = self._play().replay_record()
+            session = self._play()
+            if not session.over:
+                raise NotNow("the game is still being played: its record (every hand) is given once it has ended")
+            record = session.replay_record()
         except Refused as error:
             return self._refusal(error)
         headers = {"Content-Disposition": 'attachment; filename="cardenvs-replay.json"'}
@@ -121,7 +166,7 @@ class TableServer:
             seat = None if seat_text in ("", "all") else _int_param(request, "seat", 0)
             return JSONResponse(replay.message(step, seat))
         except Refused as error:
-            return JSONResponse({"error": str(error), "state": None}, status_code=400)
+            return JSONResponse({"error": str(error), "state": None}, status_code=error.status)
 
     def app(self) -> Starlette:
         return Starlette(
@@ -132,7 +177,8 @@ class TableServer:
                 Route("/api/export", self.export),
                 Route("/api/replay", self.replay_view),
                 Route("/api/{kind:str}", self.act, methods=["POST"]),
-            ]
+            ],
+            middleware=[Middleware(TableGuard, token=self.token, hosts=LOCAL_HOSTS)],
         )
 
 
@@ -140,7 +186,6 @@ def _int_param(request: Request, name: str, default: int) -> int:
     text = request.query_params.get(name)
     if text is None:
         return default
-    try:
-        return int(text)
-    except ValueError:
-        raise Refused(f"{name} must be an integer, got {text!r}") from None
+    if not re.fullmatch("-?[0-9]{1,18}", text):
+        raise Refused(f"{name} must be an integer of at most 18 digits, got {brief(text)}")
+    return int(text)

@@ -3,11 +3,17 @@
 Everything the page or the terminal shows comes from :meth:`PlaySession.message`, built from the person's
 :func:`~cardenvs.render.view.seat_view` alone. A move is posted as the index of one of the moves in the last
 message together with that message's ``version``; anything else is refused with :class:`Refused` and changes
-nothing.
+nothing. Opponent policies are asked through :func:`~cardenvs.experiments.play.bots.ask` (a thread, a time
+limit); one that fails ends the game with a message naming it.
+
+The session may be read (:meth:`PlaySession.message`) from one thread while another advances a bot: its lock
+covers every change of the game and every message, never a policy's thinking.
 """
 
 from __future__ import annotations
 
+import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +24,7 @@ import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
+from cardenvs.experiments.play.bots import PolicyFailed, ask
 from cardenvs.render.svg import table_svg
 from cardenvs.render.view import seat_view
 
@@ -25,7 +32,15 @@ REPLAY_FORMAT = "cardenvs-replay/1"
 
 
 class Refused(ValueError):
-    """A move or request the table does not accept; the message says why."""
+    """A move or request the table does not accept; the message says why (``status``: the HTTP answer)."""
+
+    status = 400
+
+
+class NotNow(Refused):
+    """A request the table accepts at another moment of the game (a rematch mid-game, the record mid-game)."""
+
+    status = 409
 
 
 @dataclass
@@ -38,6 +53,8 @@ class TableSettings:
     opponents: list[str] = field(default_factory=lambda: ["random"])
     """Policy specs for the other seats, in seat order, repeated as needed."""
     seed: int = 0
+    move_timeout: float = 10.0
+    """Seconds an opponent policy may think about one action; a slower one ends the game."""
 
 
 class PlaySession:
@@ -49,19 +66,22 @@ class PlaySession:
         n = len(self.env.possible_agents)
         if not 0 <= settings.seat < n:
             raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {settings.seat}")
+        if not 0 < settings.move_timeout < math.inf:
+            raise ValueError(f"the move timeout must be a positive number of seconds, got {settings.move_timeout}")
         if not settings.opponents:
             raise ValueError("name at least one opponent policy spec (e.g. random)")
         context = PolicyContext.from_env(self.env)
         others = [s for s in range(n) if s != settings.seat]
         self.specs = {s: settings.opponents[i % len(settings.opponents)] for i, s in enumerate(others)}
-        self.policies: dict[int, Policy] = {
-            s: resolve_policy(spec, context, seed=settings.seed * 1_000 + s) for s, spec in self.specs.items()
-        }
+        self.context = context
+        self.policies: dict[int, Policy] = {s: self._policy(s) for s in self.specs}
         self.labels = ["you" if s == settings.seat else self.specs[s] for s in range(n)]
         self.deal_seed = settings.seed
         self.version = 0
         self.notice = ""
-        self.sent: list[dict[str, Any]] = []
+        self.failure: str | None = None
+        """Why the game was stopped (a policy failed), or ``None``."""
+        self._lock = threading.RLock()
         self._new_game()
 
     # ------------------------------------------------------------------ state
@@ -73,69 +93,93 @@ class PlaySession:
 
     @property
     def over(self) -> bool:
-        return any(self.env.terminations.values()) or any(self.env.truncations.values())
+        return self.failure is not None or any(self.env.terminations.values()) or any(self.env.truncations.values())
 
     def bot_to_act(self) -> bool:
         return not self.over and self.game.current_player != self.settings.seat
 
     def message(self, game: RulesEngine[Any] | None = None) -> dict[str, Any]:
         """What the page is sent: the person's view of ``game`` (default: the table's) and the table's own
-        state (version, whose move, result, the last notice)."""
-        view = seat_view(game or self.game, self.settings.seat, self.labels)
-        if self.over:
-            view["moves"] = []
-        view.update(
-            mode="play",
-            version=self.version,
-            waiting=self.bot_to_act(),
-            over=self.over,
-            truncated=any(self.env.truncations.values()),
-            returns=[round(r, 3) for r in self.returns],
-            notice=self.notice,
-            svg=table_svg(view),
-        )
+        state (version, whose move, result, the last notice, why the game was stopped)."""
+        with self._lock:
+            view = seat_view(game or self.game, self.settings.seat, self.labels)
+            if self.over:
+                view["moves"] = []
+            view.update(
+                mode="play",
+                version=self.version,
+                waiting=self.bot_to_act(),
+                over=self.over,
+                truncated=any(self.env.truncations.values()),
+                failure=self.failure,
+                returns=[round(r, 3) for r in self.returns],
+                notice=self.notice,
+            )
+        view["svg"] = table_svg(view)
         return view
 
     def send(self) -> dict[str, Any]:
-        """The current message, recorded in :attr:`sent` (the hidden-information test replays them)."""
-        message = self.message()
-        self.sent.append(message)
-        return message
+        """The current message (what the page or the terminal is sent)."""
+        return self.message()
 
     # ------------------------------------------------------------------ moves
     def play(self, version: Any, index: Any) -> None:
         """The person makes move ``index`` of the message with ``version``."""
-        self._check_version(version)
-        if self.over or self.game.current_player != self.settings.seat:
-            raise Refused("it is not your turn")
-        moves = self.game.legal_moves()
-        if type(index) is not int or not 0 <= index < len(moves):
-            raise Refused(f"move must be an integer index in 0..{len(moves) - 1}, got {index!r}")
-        label = seat_view(self.game, self.settings.seat)["moves"][index]
-        for action in self.game.move_actions(moves[index]):
-            self._step(action)
-        self.notice = f"you: {label['label']} {' '.join(label['cards'])}".strip()
+        with self._lock:
+            self._check_version(version)
+            if self.over or self.game.current_player != self.settings.seat:
+                raise Refused("it is not your turn")
+            moves = self.game.legal_moves()
+            if type(index) is not int or not 0 <= index < len(moves):
+                raise Refused(f"move must be an integer index in 0..{len(moves) - 1}, got {brief(index)}")
+            label = seat_view(self.game, self.settings.seat)["moves"][index]
+            for action in self.game.move_actions(moves[index]):
+                self._step(action)
+            self.notice = f"you: {label['label']} {' '.join(label['cards'])}".strip()
 
     def advance(self, version: Any) -> None:
-        """The policy to act makes one complete move (every sub-step of it)."""
-        self._check_version(version)
-        if not self.bot_to_act():
-            raise Refused("no policy is to act")
-        seat = self.game.current_player
-        agent = self.env.possible_agents[seat]
-        self._step(self.policies[seat].act(self.env.observe(agent)))
-        while not self.over and self.game.current_player == seat and self.game.move_in_progress():
-            self._step(self.policies[seat].act(self.env.observe(agent)))
-        self.notice = ""
+        """The policy to act makes one complete move (every sub-step of it); a policy that fails ends the game.
+
+        The lock is released while the policy thinks, so the table can still be shown meanwhile."""
+        with self._lock:
+            self._check_version(version)
+            if not self.bot_to_act():
+                raise Refused("no policy is to act")
+            seat = self.game.current_player
+        who = f"policy {self.specs[seat]!r} at {self.env.possible_agents[seat]}"
+        try:
+            while True:
+                with self._lock:
+                    observation = self.env.observe(self.env.possible_agents[seat])
+                action = ask(self.policies[seat], observation, who, self.settings.move_timeout)
+                with self._lock:
+                    reason = self.game.illegal_reason(action)
+                    if reason is not None:
+                        raise PolicyFailed(f"{who} chose the illegal action {action}: {reason}")
+                    self._step(action)
+                    if self.over or self.game.current_player != seat or not self.game.move_in_progress():
+                        self.notice = ""
+                        return
+        except PolicyFailed as failure:
+            fresh = self._policy(seat)  # for the rematch: the failed instance may still be running
+            with self._lock:
+                self.failure = f"the game was stopped: {failure}"
+                self.notice = self.failure
+                self.policies[seat] = fresh
+                self.version += 1
 
     def rematch(self, version: Any) -> None:
-        """Deal a new game (the next seed)."""
-        self._check_version(version)
-        self.deal_seed += 1
-        self._new_game()
+        """Deal a new game (the next seed), once this one has ended."""
+        with self._lock:
+            self._check_version(version)
+            if not self.over:
+                raise NotNow("the game is still being played; a rematch can be dealt once it has ended")
+            self.deal_seed += 1
+            self._new_game()
 
     def replay_record(self) -> dict[str, Any]:
-        """The game so far as a replay file (see :class:`ReplaySession`)."""
+        """The game so far as a replay file (see :class:`ReplaySession`), every hand in it: the table's server
+        hands it out only once the game has ended."""
         return {
             "format": REPLAY_FORMAT,
             "env_id": self.settings.env_id,
@@ -147,7 +191,11 @@ class PlaySession:
         }
 
     # ------------------------------------------------------------------ internals
+    def _policy(self, seat: int) -> Policy:
+        return resolve_policy(self.specs[seat], self.context, seed=self.settings.seed * 1_000 + seat)
+
     def _new_game(self) -> None:
+        self.failure = None
         self.env.reset(seed=self.deal_seed)
         for seat, policy in self.policies.items():
             policy.reset(seed=self.deal_seed * 1_000 + seat)
@@ -158,7 +206,7 @@ class PlaySession:
 
     def _check_version(self, version: Any) -> None:
         if type(version) is not int:
-            raise Refused(f"version must be an integer, got {version!r}")
+            raise Refused(f"version must be an integer, got {brief(version)}")
         if version != self.version:
             raise Refused(f"that move was made on an old view (version {version}, the table is at {self.version})")
 
@@ -179,16 +227,25 @@ class ReplaySession:
         missing = [k for k in ("env_id", "seed", "actions") if k not in record]
         if missing:
             raise Refused(f"the replay lacks {', '.join(missing)}")
+        options, labels, actions = record.get("options", {}), record.get("labels") or [], record["actions"]
+        for name, value, kind in (("options", options, dict), ("labels", labels, list), ("actions", actions, list)):
+            if not isinstance(value, kind):
+                raise Refused(f"the replay's {name} must be a JSON {kind.__name__}, got {type(value).__name__}")
         self.record = record
-        env = cardenvs.make(record["env_id"], raw=True, **record.get("options", {}))
-        env.reset(seed=record["seed"])
+        try:
+            env = cardenvs.make(record["env_id"], raw=True, **options)
+            env.reset(seed=record["seed"])
+        except ValueError as error:
+            raise Refused(f"the replay's game cannot be set up: {error}") from error
         game = env.game
         assert game is not None
-        self.labels: Sequence[str] = record.get("labels") or []
+        if labels and (len(labels) != game.num_players or not all(isinstance(x, str) for x in labels)):
+            raise Refused(f"the replay's labels must be {game.num_players} strings, one per seat")
+        self.labels: Sequence[str] = labels
         self.snapshots = [game.clone()]
-        for i, action in enumerate(record["actions"]):
+        for i, action in enumerate(actions):
             if type(action) is not int or game.is_terminal:
-                raise Refused(f"action {i} of the replay ({action!r}) cannot be played")
+                raise Refused(f"action {i} of the replay ({brief(action)}) cannot be played")
             reason = game.illegal_reason(action)
             if reason is not None:
                 raise Refused(f"action {i} of the replay is illegal: {reason}")
@@ -200,12 +257,23 @@ class ReplaySession:
     def message(self, step: Any, seat: Any) -> dict[str, Any]:
         """The table after ``step`` complete moves, from ``seat`` (``None``: omniscient)."""
         if type(step) is not int or not 0 <= step < len(self.snapshots):
-            raise Refused(f"step must be an integer in 0..{len(self.snapshots) - 1}, got {step!r}")
+            raise Refused(f"step must be an integer in 0..{len(self.snapshots) - 1}, got {brief(step)}")
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_players):
-            raise Refused(f"seat must be null (omniscient) or an integer in 0..{self.num_players - 1}, got {seat!r}")
+            raise Refused(
+                f"seat must be null (omniscient) or an integer in 0..{self.num_players - 1}, got {brief(seat)}"
+            )
         view = seat_view(self.snapshots[step], seat, self.labels, moves=False)
         view.update(mode="replay", step=step, steps=len(self.snapshots), svg=table_svg(view))
         return view
+
+
+def brief(value: Any) -> str:
+    """``value`` as written in a message, at most 40 characters (a request may hold anything)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to write
+        text = "an integer of thousands of digits"
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def random_index(moves: Sequence[Any], rng: np.random.Generator) -> int:

@@ -57,3 +57,24 @@ def test_a_replay_is_walked_step_by_step(page: Any) -> None:
     last = seen[4]
     assert seen[:4] == [0, 1, 2, 1] and last > 2 and seen[5] == last // 2
     assert len(record["actions"]) > 0 and "<svg" in svg
+
+
+def test_the_page_needs_the_token_once_then_links_without_it_work(page: Any) -> None:
+    """Without the token the page shows why nothing comes; opened once with it (the printed address), links
+    without it, such as a tournament report's, open the table."""
+    session = PlaySession(TableSettings("kyuuri-v0", {"num_players": 3}, seed=2))
+    context = page.context.browser.new_context()
+    fresh = context.new_page()
+    try:
+        with running(replay_server(session)) as url:
+            bare = url.split("?")[0]
+            fresh.goto(bare)
+            fresh.wait_for_function("document.getElementById('error').textContent !== ''", timeout=20_000)
+            assert "no table token" in fresh.inner_text("#error")
+            fresh.goto(url)
+            fresh.wait_for_function("window.__state && window.__state.mode === 'replay'", timeout=20_000)
+            fresh.goto(bare)
+            fresh.wait_for_function("window.__state && window.__state.mode === 'replay'", timeout=20_000)
+            assert fresh.inner_text("#error") == ""
+    finally:
+        context.close()

@@ -9,13 +9,13 @@ import zlib
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from cardenvs.agents.tournament import DB_NAME, run_and_report
 from cardenvs.agents.tournament.report import REPLAY_PORT
 from cardenvs.experiments.play.replays import load_replay_file, stored_game
 from cardenvs.experiments.play.server import TableServer
 from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
+from tests.play.clients import page_client
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_the_report_links_to_the_stored_games(tournament: Path) -> None:
 
 
 def test_the_server_opens_a_stored_game_by_deal_and_seating(tournament: Path) -> None:
-    client = TestClient(TableServer(None, store=tournament / DB_NAME).app())
+    client = page_client(TableServer(None, store=tournament / DB_NAME))
     message = client.get("/api/replay", params={"deal": 1, "seating": 0, "step": 3, "seat": 1}).json()
     assert message["step"] == 3 and message["seat"] == 1
     missing = client.get("/api/replay", params={"deal": 99, "seating": 0})

@@ -12,12 +12,13 @@ from starlette.testclient import TestClient
 
 from cardenvs.experiments.play.server import TableServer
 from cardenvs.experiments.play.session import PlaySession, ReplaySession, TableSettings
+from tests.play.clients import page_client
 
 
 @pytest.fixture
 def client() -> TestClient:
     session = PlaySession(TableSettings("verish_ne_verish-v0", {"num_players": 3}, seat=0, seed=4))
-    return TestClient(TableServer(session, pace_ms=0).app())
+    return page_client(TableServer(session, pace_ms=0))
 
 
 def _to_person(client: TestClient) -> dict[str, Any]:
@@ -96,7 +97,7 @@ def test_play_to_the_end_then_rematch_and_replay(client: TestClient) -> None:
             message = client.post("/api/move", json={"version": message["version"], "move": move}).json()
     assert message["moves"] == [] and len(message["returns"]) == 3
     record = client.get("/api/export").json()
-    replay = TestClient(TableServer(None, ReplaySession(record)).app())
+    replay = page_client(TableServer(None, ReplaySession(record)))
     last = replay.get("/api/replay", params={"step": 0}).json()["steps"] - 1
     end = replay.get("/api/replay", params={"step": last, "seat": "all"}).json()
     assert end["history"][-1].startswith(message["history"][-1])  # omniscient lines add the private parts
@@ -121,8 +122,8 @@ def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest
         assert server.stdout is not None
         line = server.stdout.readline()
         url = line.split(" at ", 1)[1].split()[0]
-        assert url.startswith("http://127.0.0.1:")
-        with urllib.request.urlopen(url + "api/config", timeout=20) as response:
+        assert url.startswith("http://127.0.0.1:") and "/?token=" in url
+        with urllib.request.urlopen(url.replace("/?", "/api/config?"), timeout=20) as response:
             assert json.loads(response.read()) == {"mode": "play", "pace_ms": 0}
     finally:
         server.terminate()
