@@ -129,8 +129,8 @@ def render(board: dict[str, Any]) -> str:
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
         "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
         "to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: the "
-        "gain over the policy's self-play of a local best response or of the best gauntlet responder, whichever "
-        "has the larger lower end (see [exploitability](../../../docs/exploitability.md)), measured at the "
+        "stronger of two gains over the policy's self-play, a local best response's and the best gauntlet "
+        "responder's (see [exploitability](../../../docs/exploitability.md)), measured at the "
         f"{' and '.join(budgets) or 'named'} budget, on one-deal episodes where named; `≥` marks a lower bound "
         "shown by an interval above 0, anything else is not shown exploitable at that budget.",
         "",
