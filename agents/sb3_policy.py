@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.npz_reader import MAX_NPZ_BYTES, NpzReadError, read_npz
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.wrappers.seat_env import observation_scale
 
@@ -111,12 +112,12 @@ class ActorWeights:
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> ActorWeights:
-        """Read an ``.npz`` written by :meth:`save` (no pickle), checking its header, shapes and values."""
+    def load(cls, path: str | Path, max_bytes: int = MAX_NPZ_BYTES) -> ActorWeights:
+        """Read an ``.npz`` written by :meth:`save` (no pickle, at most ``max_bytes`` decompressed), checking its
+        header, shapes and values."""
         try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (ValueError, OSError) as error:  # object arrays (pickle) are refused here too
+            arrays = read_npz(path, max_bytes)
+        except NpzReadError as error:  # object arrays (pickle), size bombs and broken zips alike
             raise CheckpointFormatError(f"{path} is not a NumPy .npz of plain arrays: {error}") from error
         return _validated(path, arrays)
 
@@ -169,27 +170,29 @@ def _validated(path: str | Path, arrays: Mapping[str, np.ndarray]) -> ActorWeigh
     missing = [name for name in names if name not in arrays]
     if missing:
         raise fail(f"arrays {missing} are missing (it has {sorted(arrays)})")
+    played: dict[str, np.ndarray] = {}  # what plays: float32, checked after the cast (1e300 is inf there)
     for name in names:
         array = arrays[name]
         if array.dtype.kind != "f":
             raise fail(f"{name} has dtype {array.dtype}, expected floating point")
-        if not np.isfinite(array).all():
-            raise fail(f"{name} holds NaN or infinite values")
-    scale = arrays["obs_scale"].astype(np.float32)
+        with np.errstate(over="ignore"):
+            played[name] = array.astype(np.float32)
+        if not np.isfinite(played[name]).all():
+            raise fail(f"{name} holds NaN or infinite values as float32 (the network plays in float32)")
+    scale = played["obs_scale"]
     if scale.ndim != 1:
         raise fail(f"obs_scale has shape {scale.shape}, expected one dimension")
     width = scale.shape[0]
-    layers_wb = [(f"hidden{i}", arrays[f"hidden{i}_w"], arrays[f"hidden{i}_b"]) for i in range(layers)]
-    for name, w, b in [*layers_wb, ("action", arrays["action_w"], arrays["action_b"])]:
+    layers_wb = [(f"hidden{i}", played[f"hidden{i}_w"], played[f"hidden{i}_b"]) for i in range(layers)]
+    for name, w, b in [*layers_wb, ("action", played["action_w"], played["action_b"])]:
         if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
             raise fail(
                 f"{name} has weights {w.shape} and bias {b.shape}, expected (n, {width}) and (n,) to "
                 "follow the layer before"
             )
         width = w.shape[0]
-    hidden = tuple((w.astype(np.float32), b.astype(np.float32)) for _, w, b in layers_wb)
-    action = (arrays["action_w"].astype(np.float32), arrays["action_b"].astype(np.float32))
-    return ActorWeights(hidden, action, activation, scale, meta)
+    hidden = tuple((w, b) for _, w, b in layers_wb)
+    return ActorWeights(hidden, (played["action_w"], played["action_b"]), activation, scale, meta)
 
 
 def _numpy(tensor: Any) -> np.ndarray:
@@ -223,7 +226,14 @@ class MlpPolicy(Policy):
         mask = observation["action_mask"].astype(bool)
         if not mask.any():
             raise ValueError("no legal action in this observation: the agent is not the one to act")
-        logits = np.where(mask, self.weights.logits(observation["observation"]), -np.inf)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = self.weights.logits(observation["observation"])
+        if not np.isfinite(scores[mask]).all():
+            raise ValueError(
+                f"{self.name}: the checkpoint's network gives NaN or infinite scores to legal actions on this "
+                "observation (its weights overflow float32); it cannot play"
+            )
+        logits = np.where(mask, scores, -np.inf)
         if self.greedy:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())

@@ -186,3 +186,108 @@ def test_an_object_array_is_refused_without_unpickling(tmp_path: Path) -> None:
     with pytest.raises(CheckpointFormatError, match=r"not a NumPy \.npz of plain arrays"):
         ActorWeights.load(tmp_path / "b.npz")
     assert not marker.exists()
+
+
+# ---------------------------------------------------------------------- hostile archives (issue 33, item 8)
+def npy_bytes(header: dict[str, Any], data: bytes) -> bytes:
+    """An ``.npy`` member: ``header`` (descr, fortran_order, shape) as NumPy writes it, then ``data``."""
+    import io
+
+    stream = io.BytesIO()
+    np.lib.format.write_array_header_1_0(stream, header)
+    return stream.getvalue() + data
+
+
+def test_float64_weights_that_overflow_float32_are_refused(tmp_path: Path) -> None:
+    """1e300 is finite in float64 and infinite in the float32 the network plays in: refused at load, not at the
+    first move with 'Probabilities contain NaN'."""
+    bad = rewrite(actor().save(tmp_path / "a.npz"), action_w=np.full((3, 4), 1e300))
+    with pytest.raises(CheckpointFormatError, match="action_w holds NaN or infinite values as float32"):
+        ActorWeights.load(bad)
+
+
+def test_weights_that_overflow_on_an_observation_stop_the_move_with_the_reason(tmp_path: Path) -> None:
+    env = make_raw(GAME, num_players=3)
+    env.reset(seed=0)
+    context = PolicyContext.from_env(env)
+    big = np.full((4, context.layout.size), 1e30, np.float32)
+    weights = ActorWeights(
+        ((big, np.zeros(4, np.float32)),),
+        (np.full((context.actions.size, 4), 1e30, np.float32), np.zeros(context.actions.size, np.float32)),
+        "relu",
+        np.ones(context.layout.size, np.float32),
+        {},
+    )
+    policy = make_policy(f"ckpt:{weights.save(tmp_path / 'big.npz')}", env)
+    observation = env.observe(env.agent_selection)
+    observation["observation"] = np.ones_like(observation["observation"])
+    with pytest.raises(ValueError, match="NaN or infinite scores to legal actions"):
+        policy.act(observation)
+
+
+def test_a_decompression_bomb_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    """300 MiB of zeros deflate to well under 1 MiB; the declared sizes exceed the limit, so nothing is inflated."""
+    bomb = tmp_path / "bomb.npz"
+    size = 300 * 2**20
+    with (
+        zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open("action_w.npy", "w", force_zip64=True) as member,
+    ):
+        member.write(npy_bytes({"descr": "<f4", "fortran_order": False, "shape": (size // 4,)}, b""))
+        chunk = bytes(2**20)
+        for _ in range(size // len(chunk)):
+            member.write(chunk)
+    assert bomb.stat().st_size < 2**20
+    with pytest.raises(CheckpointFormatError, match=r"decompress to 300\.0 MiB, more than the limit of 256\.0 MiB"):
+        ActorWeights.load(bomb)
+
+
+def test_a_member_that_inflates_past_its_declared_size_is_refused(tmp_path: Path) -> None:
+    """The zip's directory says the member holds 6 floats while its compressed data inflates to 1 MiB more: only
+    the declared bytes are read, and the zip's checksum, which covers all the data, refuses them."""
+    path = actor().save(tmp_path / "a.npz")
+    header = npy_bytes({"descr": "<f4", "fortran_order": False, "shape": (6,)}, b"")
+    crafted = tmp_path / "lying.npz"
+    with np.load(path) as data, zipfile.ZipFile(crafted, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in data.files:
+            if name != "obs_scale":
+                archive.writestr(f"{name}.npy", npy_bytes(_header_of(data[name]), data[name].tobytes()))
+        archive.writestr("obs_scale.npy", header + np.ones(6 + 2**18, np.float32).tobytes())
+    raw = bytearray(crafted.read_bytes())
+    entry = _central_entry(raw, b"obs_scale.npy")
+    raw[entry + 24 : entry + 28] = (len(header) + 24).to_bytes(4, "little")  # the directory's uncompressed size
+    crafted.write_bytes(bytes(raw))
+    with pytest.raises(CheckpointFormatError, match="Bad CRC-32"):
+        ActorWeights.load(crafted)
+
+
+def _header_of(array: np.ndarray) -> dict[str, Any]:
+    return {"descr": np.lib.format.dtype_to_descr(array.dtype), "fortran_order": False, "shape": array.shape}
+
+
+def _central_entry(raw: bytearray, name: bytes) -> int:
+    """Where the zip's central directory entry of member ``name`` starts."""
+    at = raw.find(b"PK\x01\x02")
+    while raw[at + 46 : at + 46 + int.from_bytes(raw[at + 28 : at + 30], "little")] != name:
+        at = raw.find(b"PK\x01\x02", at + 4)
+    return at
+
+
+def test_a_fake_array_shape_is_refused_without_allocating_it(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.npz"
+    with zipfile.ZipFile(fake, "w") as archive:
+        archive.writestr(
+            "action_w.npy", npy_bytes({"descr": "<f4", "fortran_order": False, "shape": (2**40,)}, bytes(16))
+        )
+    with pytest.raises(CheckpointFormatError, match=r"declares shape \(1099511627776,\) of float32"):
+        ActorWeights.load(fake)
+
+
+def test_a_truncated_file_gets_the_loaders_error(tmp_path: Path) -> None:
+    path = actor().save(tmp_path / "a.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    with pytest.raises(CheckpointFormatError, match=r"not a NumPy \.npz of plain arrays: it is not a readable zip"):
+        ActorWeights.load(cut)
+    with pytest.raises(CheckpointFormatError):
+        make_policy(f"ckpt:{cut}", make_raw(GAME, num_players=3))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.benchmark.card import ScoreCard
+from cardenvs.agents.exploitability.verdict import verdict_text
 from cardenvs.registry import game_name
 
 LEADERBOARDS = Path(__file__).resolve().with_name("leaderboards")
@@ -120,16 +121,18 @@ def render(board: dict[str, Any]) -> str:
     opponents = list(rows[0]["opponents"]) if rows else []
     game = str(board.get("env_id", "")).split("/")[-1]
     players = (board.get("options") or {}).get("num_players")
+    budgets = sorted({str(r["exploitability"]["budget"]) for r in rows if r.get("exploitability")})
     lines = [
         f"# Leaderboard: {game} ({board.get('suite', '')})",
         "",
         f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
         "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
-        "to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: a "
-        "lower bound (the larger of a local best response's and the best gauntlet responder's gain over the "
-        "policy's self-play, see [exploitability](../../../docs/exploitability.md)), measured at a smoke budget, "
-        "on one-deal episodes where named.",
+        "to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: the "
+        "stronger of two gains over the policy's self-play, a local best response's and the best gauntlet "
+        "responder's (see [exploitability](../../../docs/exploitability.md)), measured at the "
+        f"{' and '.join(budgets) or 'named'} budget, on one-deal episodes where named; `≥` marks a lower bound "
+        "shown by an interval above 0, anything else is not shown exploitable at that budget.",
         "",
     ]
     if board.get("note"):
@@ -151,12 +154,13 @@ def render(board: dict[str, Any]) -> str:
 
 
 def _exploitability(bound: dict[str, Any] | None) -> str:
-    """``≥ value [low, high] (source; options)``: a lower bound, from the table of docs/exploitability.md."""
+    """``≥ value [low, high] (source; options)`` where the interval shows a lower bound, else "not shown
+    exploitable at this budget" with the interval (:mod:`agents.exploitability.verdict`)."""
     if not bound:
         return "—"
     options = ", ".join(f"{k}={v}" for k, v in (bound.get("options") or {}).items())
     where = bound["source"] + (f"; {options}" if options else "")
-    return f"≥ {_text(bound)} ({where})"
+    return f"{verdict_text(bound['value'], bound['low'], bound['high'])} ({where})"
 
 
 def _text(interval: dict[str, Any]) -> str:
