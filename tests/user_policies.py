@@ -62,8 +62,8 @@ class Watcher:
         return int(np.flatnonzero(observation["action_mask"])[0])
 '''
 
-MISBEHAVING = '''"""Policies that fail the way real ones do: a process killed (out of memory), a move that never comes, an
-action that is not an integer. Each plays the first legal action until it misbehaves."""
+MISBEHAVING = '''"""Policies that fail the way real ones do: a process killed (out of memory), a move that never comes,
+an action that is not an integer. Each plays the first legal action until it misbehaves."""
 
 import os
 import time

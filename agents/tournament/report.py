@@ -330,11 +330,11 @@ def faults_section(db_path: Path, limit: int = 50) -> list[Section]:
         for deal, seating, seat, policy, kind, message, when, played in faults[-limit:]
     ]  # fmt: skip
     missing = len({(row[0], row[1]) for row in faults if not row[-1]})
+    listed = f" (the last {limit} listed)" if len(faults) > limit else ""
     paragraph = (
-        f"{len(faults)} game(s) failed{f' (the last {limit} listed)' if len(faults) > limit else ''}; each stopped the "
-        f"tournament, keeping the games stored before it. {missing} game(s) of them are still missing from the statistics "
-        "above (`played since`: a later run played the game): fix the policy, or raise `--move-timeout`, and run the "
-        "tournament again to play them."
+        f"{len(faults)} fault(s){listed}; each stopped the tournament, keeping the games stored before it. "
+        f"{missing} failed game(s) are still missing from the statistics above (`played since`: a later run played "
+        "the game): fix the policy, or raise `--move-timeout`, and run the tournament again to play them."
     )
     headers = ["deal", "seating", "seat", "policy", "kind", "message", "when (UTC)", "played since"]
     return [Section("Faults", [paragraph], [Table(headers, rows)], [])]
