@@ -93,7 +93,8 @@ class Crasher:
 
 
 class Sleeper:
-    """Sleeps for an hour in act() from its game number after + 1 on."""
+    """Sleeps for an hour in act() from its game number after + 1 on (first writing its process id to the file
+    SLEEPER_PID names, if that environment variable is set)."""
 
     def __init__(self, after=0):
         self.after, self.games = after, 0
@@ -103,6 +104,9 @@ class Sleeper:
 
     def act(self, observation):
         if self.games > self.after:
+            if os.environ.get("SLEEPER_PID"):
+                with open(os.environ["SLEEPER_PID"], "w") as file:
+                    file.write(str(os.getpid()))
             time.sleep(3600)
         return first(observation)
 

@@ -20,6 +20,7 @@ policy code ever runs in, so it fires whatever the policy is doing.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import signal
 import sys
@@ -38,6 +39,7 @@ from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
 POLL_SECONDS = 0.1
 """How often the parent looks at the clocks of the moves under way."""
 _SEAT, _STARTED = 0, 1
+_PR_SET_PDEATHSIG = 1
 
 
 class SharedMoveClock:
@@ -57,15 +59,31 @@ class SharedMoveClock:
 def _serve(setup: GameSetup, conn: Connection, cells: Any) -> None:
     """A worker's life: play the chunks the parent sends (``None``: stop); report each game or the first fault."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    _die_with_parent()
+    parent = multiprocessing.parent_process()
     try:
         player = GamePlayer(setup, clock=SharedMoveClock(cells))
-        while (jobs := conn.recv()) is not None:
+        while True:
+            # A forked worker holds copies of the pipes' other ends, so a parent killed with -9 would never
+            # close them: wait on the parent's sentinel as well.
+            if parent is not None and conn not in wait([conn, parent.sentinel]):
+                return
+            if (jobs := conn.recv()) is None:
+                return
             for job in jobs:
                 conn.send(("game", player.play(job)))
     except GameFault as failed:
         conn.send(("fault", failed.fault))
     except Exception as error:  # the worker could not start (the parent reports it as an error, not a fault)
         conn.send(("error", f"{type(error).__name__}: {error}"))
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel kill this worker when its parent dies (``kill -9`` included), so that a policy
+    stuck in a move cannot outlive the tournament (``PR_SET_PDEATHSIG``; elsewhere the parent's sentinel serves)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def start_method() -> str:

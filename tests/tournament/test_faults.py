@@ -4,9 +4,11 @@ the run with one line naming the game, the fault is stored and reported, and a r
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,37 @@ def test_a_move_time_limit_must_be_a_number_of_seconds(tmp_path: Path) -> None:
         tournament.run(tmp_path / "t.sqlite", move_timeout=0)
     done = command("experiments.tournament", "--game", GAME, "--policies", "random", "--move-timeout", "soon")
     assert done.returncode == 2 and "a number of seconds (0: no limit), got 'soon'" in done.stderr
+
+
+def test_a_worker_stuck_in_a_move_dies_with_a_killed_tournament(bad: Path, tmp_path: Path) -> None:
+    pid_file = tmp_path / "sleeper.pid"
+    command = [sys.executable, "-m", "experiments.tournament", "--game", GAME, "--players", "3", "--policies",
+               "random", f"{bad}:Sleeper", "--games", "6", "--move-timeout", "600", "--out", str(tmp_path / "t"),
+               "--no-progress"]  # fmt: skip
+    env = {**os.environ, "SLEEPER_PID": str(pid_file)}
+    tournament = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + HANG
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline and tournament.poll() is None, "the sleeper never started"
+            time.sleep(0.1)
+        worker = int(pid_file.read_text())
+    finally:
+        tournament.kill()  # as the out-of-memory killer would
+        tournament.wait()
+    assert worker != tournament.pid
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _alive(worker)
+    if alive:
+        os.kill(worker, signal.SIGKILL)
+    assert not alive, "the worker outlived the tournament that was killed"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
