@@ -38,6 +38,9 @@ from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
 
 POLL_SECONDS = 0.1
 """How often the parent looks at the clocks of the moves under way."""
+FLUSH_GAMES, FLUSH_SECONDS = 16, 0.5
+"""Finished games are handed on (stored) in batches of this many, or this often: a commit per game costs more
+CPU than a short game; a fault or the end hands on whatever came back before it."""
 _SEAT, _STARTED = 0, 1
 _PR_SET_PDEATHSIG = 1
 
@@ -130,6 +133,21 @@ class WatchedPool:
     def play(self, chunks: Sequence[list[Job]], on_records: Callable[[list[GameRecord]], None]) -> None:
         """Play every chunk, handing finished games to ``on_records``; a fault raises :class:`GameFault`."""
         todo = deque(chunks)
+        records: list[GameRecord] = []
+        flushed = time.monotonic()
+        try:
+            self._play(todo, records, on_records, flushed)
+        finally:
+            if records:
+                on_records(records)
+
+    def _play(
+        self,
+        todo: deque[list[Job]],
+        records: list[GameRecord],
+        on_records: Callable[[list[GameRecord]], None],
+        flushed: float,
+    ) -> None:
         while True:
             for worker in self.workers:
                 if not worker.jobs and todo:
@@ -140,14 +158,13 @@ class WatchedPool:
             if not busy:
                 return
             wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=POLL_SECONDS)
-            records: list[GameRecord] = []
-            try:
-                for worker in busy:
-                    self._collect(worker, records)
-                    self._check(worker)
-            finally:
-                if records:
-                    on_records(records)
+            for worker in busy:
+                self._collect(worker, records)
+                self._check(worker)
+            if len(records) >= FLUSH_GAMES or (records and time.monotonic() - flushed > FLUSH_SECONDS):
+                batch, records[:] = records[:], []
+                on_records(batch)
+                flushed = time.monotonic()
 
     def _collect(self, worker: _Worker, records: list[GameRecord]) -> None:
         try:
