@@ -60,7 +60,7 @@ def play_episode(
 
     A policy that raises, returns something other than an integer action id, or chooses an illegal action stops
     the episode with a :class:`PolicyFault` naming its seat and name. ``clock`` (if given) is started before each
-    call of a policy's ``reset()`` or ``act()`` and stopped after it (see :mod:`agents.tournament.backends`)."""
+    call of a policy's ``reset()`` or ``act()`` and stopped after it (see :mod:`agents.tournament.processes`)."""
     env.reset(seed=seed)
     raw = env.unwrapped
     if not all(isinstance(p, Policy) for p in policies):
