@@ -105,6 +105,19 @@ def test_the_benchmark_stops_on_a_policy_that_sleeps(bad: Path, tmp_path: Path) 
     assert [fault[3:5] for fault in stored_faults(db)] == [("policy", "timeout")]
 
 
+def test_the_benchmark_stops_on_a_worker_that_dies_and_resumes(bad: Path, tmp_path: Path) -> None:
+    args = ["--game", GAME, "--policy", f"{bad}:Crasher", "--games", "12", "--workers", "2",
+            "--out", str(tmp_path / "runs")]  # fmt: skip
+    died = command("experiments.benchmark", *args, crash_after=2)
+    assert died.returncode == 1
+    line = one_error_line(died)
+    assert "('policy'): worker-died: the worker process playing it died (exit code 3)" in line
+    resumed = command("experiments.benchmark", *args)
+    assert resumed.returncode == 0 and "## Score card" in resumed.stdout, resumed.stderr
+    faults = [fault[3:5] for db in (tmp_path / "runs").rglob("tournament.sqlite") for fault in stored_faults(db)]
+    assert faults == [("policy", "worker-died")]
+
+
 def test_a_move_time_limit_must_be_a_number_of_seconds(tmp_path: Path) -> None:
     tournament = Tournament(GAME, ["random", "verish_ne_verish/rule"], games=3, options={"num_players": 3})
     with pytest.raises(ValueError, match="move_timeout is a number of seconds above 0"):
