@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.layout import ActionTable, ObservationLayout
-from cardenvs.core.views import PublicView
+from cardenvs.core.views import PublicView, checked_action
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class ForeignPolicy(Policy):
             self._reset(seed) if self._reset_takes_seed else self._reset()
 
     def act(self, observation: Mapping[str, np.ndarray], view: PublicView | None = None) -> int:
-        return int(self._act(observation, view) if self.wants_public_view else self._act(observation))
+        return checked_action(self._act(observation, view) if self.wants_public_view else self._act(observation), self)
 
 
 def as_policy(candidate: Any, context: PolicyContext, seed: int | None = None) -> Policy:

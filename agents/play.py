@@ -4,11 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from cardenvs.agents.base import Policy, PolicyContext, as_policy
 from cardenvs.agents.search.information import InformationSets, NeedsInformationSets
+from cardenvs.core.errors import ActionTypeError, IllegalActionError
 from cardenvs.core.views import PublicView, policy_action, wants_public_view
+
+PolicyFaultKind = Literal["exception", "illegal"]
+
+
+class PolicyFault(RuntimeError):
+    """A policy failed at its turn: its ``act()`` (or ``reset()``) raised (``kind="exception"``), or it chose an
+    action that is not a legal action id (``kind="illegal"``: not an integer, or refused by the rules)."""
+
+    def __init__(self, seat: int, policy: str, kind: PolicyFaultKind, message: str):
+        super().__init__(f"the policy {policy!r} at seat {seat} failed ({kind}): {message}")
+        self.seat, self.policy, self.kind, self.message = seat, policy, kind, message
+
+
+class MoveClock(Protocol):
+    """Told when a policy starts and stops thinking (a watchdog elsewhere enforces a time limit)."""
+
+    def start(self, seat: int) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -27,6 +47,7 @@ def play_episode(
     seed: int,
     on_decision: Callable[[str, int], None] | None = None,
     policy_seeds: Sequence[int] | None = None,
+    clock: MoveClock | None = None,
 ) -> EpisodeResult:
     """Reset ``env`` with ``seed`` and play it out; ``policies[i]`` plays ``player_i`` (a :class:`Policy`, or
     anything with ``act(observation)``, or a function, see :class:`~agents.base.ForeignPolicy`).
@@ -35,7 +56,11 @@ def play_episode(
     decide a policy's random numbers (common random numbers across the policies that sit there).
     ``on_decision(agent, action)`` is called after each decision (for printing or logging). A policy with
     ``wants_public_view = True`` is asked ``act(observation, view)`` with its seat's
-    :class:`~cardenvs.core.views.PublicView`."""
+    :class:`~cardenvs.core.views.PublicView`.
+
+    A policy that raises, returns something other than an integer action id, or chooses an illegal action stops
+    the episode with a :class:`PolicyFault` naming its seat and name. ``clock`` (if given) is started before each
+    call of a policy's ``reset()`` or ``act()`` and stopped after it (see :mod:`agents.tournament.processes`)."""
     env.reset(seed=seed)
     raw = env.unwrapped
     if not all(isinstance(p, Policy) for p in policies):
@@ -46,8 +71,9 @@ def play_episode(
     if len(seeds) != len(policies):
         raise ValueError(f"policy_seeds has {len(seeds)} seeds for {len(policies)} policies")
     tables = InformationSets(raw)
-    for policy, policy_seed in zip(policies, seeds, strict=True):
-        policy.reset(seed=policy_seed)
+    for seat, (policy, policy_seed) in enumerate(zip(policies, seeds, strict=True)):
+        with _turn(policy, seat, clock):
+            policy.reset(seed=policy_seed)
         if isinstance(policy, NeedsInformationSets):  # a search agent: determinizations, never the true deal
             policy.sit(tables)
     returns = dict.fromkeys(raw.possible_agents, 0.0)
@@ -61,9 +87,36 @@ def play_episode(
             env.step(None)
             continue
         player = raw.player_index(agent)
-        action = policy_action(policies[player], obs, views.get(player))
-        env.step(action)
+        with _turn(policies[player], player, clock):
+            action = policy_action(policies[player], obs, views.get(player))
+        try:
+            env.step(action)
+        except (IllegalActionError, ActionTypeError) as error:
+            raise PolicyFault(player, policy_name(policies[player]), "illegal", str(error)) from error
         decisions += 1
         if on_decision is not None:
             on_decision(agent, action)
     return EpisodeResult([returns[a] for a in raw.possible_agents], decisions, truncated, raw.events.events)
+
+
+def policy_name(policy: Any) -> str:
+    """What an error calls ``policy``."""
+    return str(getattr(policy, "name", "") or type(policy).__name__)
+
+
+class _turn:
+    """A policy's turn: timed by ``clock``; whatever it raises becomes a :class:`PolicyFault`."""
+
+    def __init__(self, policy: Any, seat: int, clock: MoveClock | None):
+        self.policy, self.seat, self.clock = policy, seat, clock
+
+    def __enter__(self) -> None:
+        if self.clock is not None:
+            self.clock.start(self.seat)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: Any) -> None:
+        if self.clock is not None:
+            self.clock.stop()
+        if isinstance(error, Exception) and not isinstance(error, PolicyFault):
+            fault: PolicyFaultKind = "illegal" if isinstance(error, ActionTypeError) else "exception"
+            raise PolicyFault(self.seat, policy_name(self.policy), fault, f"{type(error).__name__}: {error}") from error

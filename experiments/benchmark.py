@@ -9,8 +9,10 @@ game's metrics, rank on the shipped leaderboard) and writes it as JSON (``--json
 ``runs/benchmark/``). ``--add-to`` adds the policy's row to a local copy of a leaderboard (created from the
 shipped one if missing) and writes its Markdown beside it. ``--leaderboard`` regenerates
 ``agents/benchmark/leaderboards/<game>.json`` and ``.md`` from every shipped bot (``--games`` lowers the budget;
-the page then says so). Policy specs: see ``agents/specs.py`` (registered names, ``path/to/file.py:Name?key=value``,
-``package.module:Name``, ``ckpt:PATH``, ``zoo:NAME``).
+the page then says so). ``--move-timeout`` limits each move (default 10 s): a policy that fails a game (raises,
+plays an illegal action, runs out of time) stops the benchmark with ``error: …`` naming the game (exit status 1; bad
+input such as an unknown spec or a damaged database: 2). Policy specs: see ``agents/specs.py`` (registered names,
+``path/to/file.py:Name?key=value``, ``package.module:Name``, ``ckpt:PATH``, ``zoo:NAME``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 
 from cardenvs.agents.benchmark import DEFAULT_OUT, evaluate, gauntlet, leaderboard, shipped_policies
 from cardenvs.agents.benchmark.suites import OPPONENTS_V1, slug
+from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT
+from cardenvs.experiments.tournament import move_timeout, run_command
 from cardenvs.registry import definition, game_name
 
 
@@ -37,6 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write the score card's JSON here")
     p.add_argument("--add-to", help="add the policy to this leaderboard JSON (a local copy)")
     p.add_argument("--name", help="the policy's name on the leaderboard (default: the spec)")
+    p.add_argument(
+        "--move-timeout",
+        type=move_timeout,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="SECONDS",
+        help="time limit of a policy per move; over it the game fails as a 'timeout' fault (0: no limit)",
+    )
     p.add_argument("--progress", action="store_true")
     return p
 
@@ -50,7 +61,7 @@ def benchmark_policy(ns: argparse.Namespace) -> int:
         board.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(leaderboard.default_path(env_id), board)
     card = evaluate(ns.policy, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, leaderboard_path=board,
-                    progress=ns.progress)  # fmt: skip
+                    progress=ns.progress, move_timeout=ns.move_timeout or None)  # fmt: skip
     for notice in card.notices:
         print(notice)
     print(card.markdown())
@@ -76,7 +87,8 @@ def regenerate(ns: argparse.Namespace) -> int:
         )  # fmt: skip
         board: dict[str, Any] = {"rows": []}
         for spec in shipped_policies(env_id):
-            card = evaluate(spec, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, progress=ns.progress)
+            card = evaluate(spec, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, progress=ns.progress,
+                            move_timeout=ns.move_timeout or None)  # fmt: skip
             board = leaderboard.with_row(board, card, leaderboard.row_of(card, spec, shipped=True), note)
             print(f"{env_id} {spec}: margin {card.overall.margin.text()} ({card.seconds:.0f} s)", flush=True)
         json_path, markdown = leaderboard.save(board, leaderboard.default_path(env_id))
@@ -98,4 +110,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -11,7 +11,11 @@ checkpoint: the fingerprint), the same command says which entrant changed and pl
 that folder, leaving the old games apart. ``--ray-address auto`` plays on a Ray cluster. Policy specs
 (``agents.specs``): registered names, ``path/to/file.py:Name``, ``package.module:Name``, with ``?key=value``
 parameters, ``ckpt:PATH``, ``zoo:NAME``; each optionally ``label=spec``. A ``ckpt:`` spec reads the pickle-free
-``.npz``; a bare SB3 ``.zip`` only with ``--trust-checkpoint`` (unpickling it can run code). See docs/tournaments.md.
+``.npz``; a bare SB3 ``.zip`` only with ``--trust-checkpoint`` (unpickling it can run code). Each policy has
+``--move-timeout`` seconds per move (default 10); a policy that fails (raises, plays an illegal or non-integer action,
+runs out of time) or a worker that dies stops the tournament with ``error: …`` naming the game and the policy, after
+storing the fault in the database and writing the report of the games so far (exit status 1; bad input: 2).
+See docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -20,15 +24,19 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardenvs.agents.sb3_policy import TRUST_VARIABLE, UntrustedCheckpointError
+from cardenvs.agents.sb3_policy import TRUST_VARIABLE
+from cardenvs.agents.specs import SpecError
 from cardenvs.agents.tournament import DB_NAME, Tournament, write_report
+from cardenvs.agents.tournament.faults import GameFault, TournamentStopped
 from cardenvs.agents.tournament.intervals import METHODS, Method
+from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT
 from cardenvs.agents.tournament.schedule import SCHEMES, Scheme
-from cardenvs.agents.tournament.storage import TournamentStoreError
+from cardenvs.agents.tournament.storage import TournamentStore, TournamentStoreError
 
 SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
 """Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""
@@ -58,6 +66,37 @@ class TournamentArgs:
     no_progress: bool = False
     no_report: bool = False
     trust_checkpoint: bool = False
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT
+
+
+USER_ERRORS = (ValueError, OSError, TournamentStoreError, GameFault)
+"""What bad input (a spec, a checkpoint, an option, a database) or a failing policy raises: the commands print
+it as one ``error: …`` line, not a traceback."""
+
+
+def run_command(main: Callable[[list[str] | None], int], argv: list[str] | None = None) -> int:
+    """``main(argv)``, with :data:`USER_ERRORS` printed as one line: exit status 1 for a failed game, 2 else."""
+    try:
+        return main(argv)
+    except USER_ERRORS as error:
+        text = (
+            f"{error.problem} (see the accepted specs in docs/tournaments.md)"
+            if isinstance(error, SpecError)
+            else str(error)
+        )
+        print(f"error: {' '.join(text.split())}", file=sys.stderr)
+        return 1 if isinstance(error, GameFault) else 2
+
+
+def move_timeout(text: str) -> float:
+    """``--move-timeout``: seconds above 0, or 0 for no limit."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"the move time limit is a number of seconds (0: no limit), got {text!r}")
+    return seconds
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -100,6 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="each entrant draws its own random numbers (default: common random numbers per deal and seat)",
     )
     p.add_argument("--store-events", action="store_true", help="keep every game's event log in the database")
+    p.add_argument(
+        "--move-timeout",
+        type=move_timeout,
+        default=TournamentArgs.move_timeout,
+        metavar="SECONDS",
+        help="time limit of a policy per move; over it the game fails as a 'timeout' fault (0: no limit)",
+    )
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-report", action="store_true")
     p.add_argument(
@@ -136,23 +182,26 @@ def main(argv: list[str] | None = None) -> int:
         options["num_players"] = args.players
     if args.trust_checkpoint:  # through the environment, so that worker processes trust the same files
         os.environ[TRUST_VARIABLE] = "1"
-    try:
-        tournament = make_tournament(args, options)
-    except UntrustedCheckpointError as error:
-        raise SystemExit(f"error: {error}") from error
+    tournament = make_tournament(args, options)
     game = tournament.env_id.split("/")[-1]
     out = Path(args.out or Path("runs", "tournaments", f"{game}-{tournament.digest()}"))
     use_ray = args.ray_address is not None
     address = None if args.ray_address in (None, "local") else args.ray_address
-    result = tournament.run(
-        out / DB_NAME,
-        workers=args.workers,
-        use_ray=use_ray,
-        ray_address=address,
-        ray_runtime_env=SHIPPED_CODE if args.ray_ship_code else None,
-        chunk_size=args.chunk_size,
-        progress=not args.no_progress,
-    )
+    try:
+        result = tournament.run(
+            out / DB_NAME,
+            workers=args.workers,
+            use_ray=use_ray,
+            ray_address=address,
+            ray_runtime_env=SHIPPED_CODE if args.ray_ship_code else None,
+            chunk_size=args.chunk_size,
+            progress=not args.no_progress,
+            move_timeout=args.move_timeout or None,
+        )
+    except TournamentStopped as stopped:
+        if not args.no_report:
+            print(f"report of the games so far: {report_stored(tournament, stopped.db_path)}")
+        raise
     for notice in result.notices:
         print(notice)
     rate = result.played_now / result.seconds if result.seconds > 0 and result.played_now else 0.0
@@ -166,9 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def report_stored(tournament: Tournament, db_path: Path) -> Path:
+    """Write the report of the games stored in ``db_path`` (with its faults); returns the Markdown path."""
+    with TournamentStore(db_path) as store:
+        records = store.records()
+    return write_report(*tournament.analyse(records), tournament.settings(), db_path)
+
+
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except TournamentStoreError as error:  # busy, damaged or other settings: the message says what to do
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    sys.exit(run_command(main))

@@ -61,7 +61,7 @@ def test_seat_env_opponents_get_their_view() -> None:
 def test_a_policy_file_that_wants_the_view_plays_a_tournament(tmp_path: Path) -> None:
     path = write_policy(tmp_path, WATCHER, name="watcher.py")
     tournament = Tournament(GAME, [f"w={path}:Watcher", "random"], games=2, options={"num_players": 2})
-    assert tournament.run(tmp_path / "t.sqlite").played_now == 2
+    assert tournament.run(tmp_path / "t.sqlite", move_timeout=None).played_now == 2  # in this process: SHOWN is here
     context = PolicyContext.from_env(cardenvs.make(GAME, num_players=2))
     module = sys.modules[type(make_policy(f"{path}:Watcher", context).inner).__module__]  # type: ignore[attr-defined]
     assert module.SHOWN and all(kind == "deal" for _, kind in module.SHOWN)

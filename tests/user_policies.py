@@ -62,6 +62,65 @@ class Watcher:
         return int(np.flatnonzero(observation["action_mask"])[0])
 '''
 
+MISBEHAVING = '''"""Policies that fail the way real ones do: a process killed (out of memory), a move that never comes,
+an action that is not an integer. Each plays the first legal action until it misbehaves."""
+
+import os
+import time
+
+import numpy as np
+
+
+def first(observation):
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+class Crasher:
+    """Ends its process with os._exit (what an out-of-memory kill looks like to the parent) in its game number
+    CRASH_AFTER + 1 of this process, if that environment variable is set."""
+
+    def __init__(self):
+        self.games = 0
+
+    def reset(self, seed=None):
+        self.games += 1
+
+    def act(self, observation):
+        after = os.environ.get("CRASH_AFTER")
+        if after is not None and self.games > int(after):
+            os._exit(3)
+        return first(observation)
+
+
+class Sleeper:
+    """Sleeps for an hour in act() from its game number after + 1 on (first writing its process id to the file
+    SLEEPER_PID names, if that environment variable is set)."""
+
+    def __init__(self, after=0):
+        self.after, self.games = after, 0
+
+    def reset(self, seed=None):
+        self.games += 1
+
+    def act(self, observation):
+        if self.games > self.after:
+            if os.environ.get("SLEEPER_PID"):
+                with open(os.environ["SLEEPER_PID"], "w") as file:
+                    file.write(str(os.getpid()))
+            time.sleep(3600)
+        return first(observation)
+
+
+def floater(observation):
+    """A legal action id plus 0.9: int() would play it silently."""
+    return float(np.flatnonzero(observation["action_mask"])[0]) + 0.9
+
+
+def yes(observation):
+    """True for an action (a bool, not an id)."""
+    return True
+'''
+
 
 def write_policy(folder: Path, source: str = BLUFFER, name: str = "mybluff.py") -> Path:
     """Write a policy file into ``folder`` (created) and return its path."""

@@ -15,7 +15,7 @@ from cardenvs.agents.benchmark import leaderboard
 from cardenvs.agents.benchmark.card import OpponentRow, ScoreCard
 from cardenvs.agents.benchmark.scoring import POLICY, Summary, pooled, summarise
 from cardenvs.agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
-from cardenvs.agents.tournament.runner import TournamentResult
+from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT, TournamentResult
 
 DEFAULT_OUT = Path("runs", "benchmark")
 
@@ -30,15 +30,18 @@ def evaluate(
     out_dir: str | Path = DEFAULT_OUT,
     leaderboard_path: str | Path | None = None,
     progress: bool = False,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> ScoreCard:
     """Play ``policy`` (any spec, see :mod:`agents.specs`) through the gauntlet of ``env_id`` and return its
     score card, ranked on the leaderboard at ``leaderboard_path`` (default: the shipped one of the game).
 
     ``games`` overrides the suite's games per opponent (the card says how many it played). Games are
-    stored under ``out_dir`` and found again by the next call with the same code (an edited policy plays anew)."""
+    stored under ``out_dir`` and found again by the next call with the same code (an edited policy plays anew).
+    ``move_timeout``: seconds a policy may think over a move; a failing game stops the gauntlet with
+    :class:`~agents.tournament.faults.TournamentStopped` (its fault stored with the games)."""
     suite_games = gauntlet(env_id, suite)
     start = time.perf_counter()
-    results = suite_games.play(policy, out_dir, games, workers, progress)
+    results = suite_games.play(policy, out_dir, games, workers, progress, move_timeout)
     card = score_card(suite_games, policy, results, games)
     card.seconds = time.perf_counter() - start
     board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id))

@@ -17,7 +17,7 @@ from typing import Any
 
 from cardenvs.agents.benchmark.scoring import OPPONENT, POLICY
 from cardenvs.agents.registry import POLICIES
-from cardenvs.agents.tournament.runner import Tournament, TournamentResult
+from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT, Tournament, TournamentResult
 from cardenvs.registry import definition, game_name
 
 SUITE = "gauntlet-v1"
@@ -67,15 +67,22 @@ class Gauntlet:
         return Tournament(self.env_id, entrants, games=games or self.games, options=dict(self.options), seed=self.seed)
 
     def play(
-        self, policy: str, out_dir: str | Path, games: int | None = None, workers: int = 2, progress: bool = False
+        self,
+        policy: str,
+        out_dir: str | Path,
+        games: int | None = None,
+        workers: int = 2,
+        progress: bool = False,
+        move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
     ) -> dict[str, TournamentResult]:
-        """Play (or resume, or find stored) every tournament of ``policy``; results by opponent."""
+        """Play (or resume, or find stored) every tournament of ``policy``; results by opponent. A failed game
+        (see :meth:`Tournament.run <agents.tournament.runner.Tournament.run>`) stops it with its fault."""
         folder = Path(out_dir) / game_name(self.env_id) / self.version / slug(policy)
         results = {}
         for opponent in self.opponents:
             tournament = self.tournament(policy, opponent, games)
             db = folder / slug(opponent) / "tournament.sqlite"
-            results[opponent] = tournament.run(db, workers=workers, progress=progress)
+            results[opponent] = tournament.run(db, workers=workers, progress=progress, move_timeout=move_timeout)
         return results
 
 

@@ -1,19 +1,17 @@
 """Where games are played: in this process, in local worker processes, or on a Ray cluster.
 
 Every backend takes the jobs still to play and hands finished records to a callback (which stores them) as
-soon as a chunk of games comes back; records are the same whichever backend played them
+soon as games come back; records are the same whichever backend played them
 (see :mod:`agents.tournament.worker`).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from cardenvs.agents.tournament.processes import WatchedPool
 from cardenvs.agents.tournament.schedule import Job
 from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
 
@@ -31,45 +29,28 @@ def default_chunk_size(num_jobs: int, workers: int) -> int:
 
 
 def run_serial(setup: GameSetup, jobs: Sequence[Job], on_records: RecordsCallback) -> None:
-    """Play in this process, storing every game as it finishes."""
+    """Play in this process, storing every game as it finishes (no move time limit: nothing could stop a policy
+    that does not answer, so the runner plays here only when the caller asked for no limit)."""
     player = GamePlayer(setup)
     for job in jobs:
         on_records([player.play(job)])
 
 
-# ---------------------------------------------------------------------------------------------- processes
-_PLAYER: GamePlayer | None = None
-
-
-def _init_process(setup: GameSetup) -> None:
-    global _PLAYER
-    _PLAYER = GamePlayer(setup)
-
-
-def _play_chunk(jobs: list[Job]) -> list[GameRecord]:
-    assert _PLAYER is not None, "worker process not initialised"
-    return _PLAYER.play_many(jobs)
-
-
-def start_method() -> str:
-    """``fork`` where it is safe (Linux, no other thread running: workers start at once and nothing is re-imported,
-    so plain scripts and notebooks work), else ``forkserver`` or ``spawn`` (which import the ``__main__`` module
-    again: scripts then need the ``if __name__ == "__main__":`` guard)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform.startswith("linux") and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
 def run_processes(
-    setup: GameSetup, jobs: Sequence[Job], on_records: RecordsCallback, workers: int, chunk_size: int | None = None
+    setup: GameSetup,
+    jobs: Sequence[Job],
+    on_records: RecordsCallback,
+    workers: int,
+    chunk_size: int | None = None,
+    move_timeout: float | None = None,
 ) -> None:
-    """Play in ``workers`` local processes, each building its env and policies once."""
+    """Play in ``workers`` local processes, each building its env and policies once, watched by this one
+    (:mod:`agents.tournament.processes`): a worker that dies, or a policy thinking for longer than
+    ``move_timeout`` seconds, raises :class:`~agents.tournament.faults.GameFault` instead of hanging."""
     size = chunk_size or default_chunk_size(len(jobs), workers)
-    context = multiprocessing.get_context(start_method())
-    with context.Pool(workers, initializer=_init_process, initargs=(setup,)) as pool:
-        for records in pool.imap_unordered(_play_chunk, chunked(jobs, size)):
-            on_records(records)
+    chunks = chunked(jobs, size)
+    with WatchedPool(setup, min(workers, len(chunks)), move_timeout) as pool:
+        pool.play(chunks, on_records)
 
 
 def available_cores() -> int:

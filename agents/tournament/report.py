@@ -21,6 +21,7 @@ from cardenvs.agents.tournament.intervals import MIN_UNITS
 from cardenvs.agents.tournament.plots import plot_head_to_head, plot_metrics, plot_ratings
 from cardenvs.agents.tournament.ratings import Rating
 from cardenvs.agents.tournament.stats import Estimate, TournamentStats
+from cardenvs.agents.tournament.storage import stored_faults
 
 DOCS = "docs/tournaments.md"
 REPLAY_PORT = 8765
@@ -318,6 +319,31 @@ def stored_games(db_path: Path, limit: int = 100) -> list[Section]:
     return [Section("Stored games", [paragraph], [Table(["deal", "seating", "replay"], rows)], [])]
 
 
+def faults_section(db_path: Path, limit: int = 50) -> list[Section]:
+    """A section listing the games that failed (see :mod:`agents.tournament.faults`); none when none did."""
+    faults = stored_faults(db_path)
+    if not faults:
+        return []
+    rows = [
+        [str(deal), str(seating), "—" if seat is None else str(seat), policy or "—", kind, _shortened(message), when,
+         "yes" if played else "no"]
+        for deal, seating, seat, policy, kind, message, when, played in faults[-limit:]
+    ]  # fmt: skip
+    missing = len({(row[0], row[1]) for row in faults if not row[-1]})
+    listed = f" (the last {limit} listed)" if len(faults) > limit else ""
+    paragraph = (
+        f"{len(faults)} fault(s){listed}; each stopped the tournament, keeping the games stored before it. "
+        f"{missing} failed game(s) are still missing from the statistics above (`played since`: a later run played "
+        "the game): fix the policy, or raise `--move-timeout`, and run the tournament again to play them."
+    )
+    headers = ["deal", "seating", "seat", "policy", "kind", "message", "when (UTC)", "played since"]
+    return [Section("Faults", [paragraph], [Table(headers, rows)], [])]
+
+
+def _shortened(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _inline_code(text: str) -> str:
     pieces = html.escape(text).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
@@ -341,7 +367,7 @@ def write_report(
             plot(folder / f"{stem}-{name}.png")
             images[name] = f"{stem}-{name}.png"
     title = f"Tournament: {settings['env_id'].split('/')[-1]}"
-    sections = build_sections(stats, ratings, settings, images) + stored_games(db)
+    sections = build_sections(stats, ratings, settings, images) + stored_games(db) + faults_section(db)
     markdown = folder / f"{stem}-report.md"
     markdown.write_text(render_markdown(title, sections), encoding="utf-8")
     (folder / f"{stem}-report.html").write_text(render_html(title, sections), encoding="utf-8")

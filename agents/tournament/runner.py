@@ -21,6 +21,7 @@ from typing import Any
 import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.tournament.backends import available_cores, run_processes, run_ray, run_serial
+from cardenvs.agents.tournament.faults import GameFault, TournamentStopped
 from cardenvs.agents.tournament.hooks import hooks_for, validate_partner_groups
 from cardenvs.agents.tournament.intervals import METHODS, Method
 from cardenvs.agents.tournament.metrics import Ratio
@@ -30,6 +31,9 @@ from cardenvs.agents.tournament.specs import Entrant, fingerprinted_policy, pars
 from cardenvs.agents.tournament.stats import TournamentStats, analyse
 from cardenvs.agents.tournament.storage import TournamentStore
 from cardenvs.agents.tournament.worker import POLICY_SEEDS, GameRecord, GameSetup, PolicySeeds
+
+DEFAULT_MOVE_TIMEOUT = 10.0
+"""Seconds a policy may think over one move, unless the caller says otherwise (``--move-timeout``)."""
 
 
 @dataclass
@@ -199,11 +203,18 @@ class Tournament:
         ray_runtime_env: dict[str, Any] | None = None,
         chunk_size: int | None = None,
         progress: bool = False,
+        move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
     ) -> TournamentResult:
         """Play the games not yet in ``db_path`` and return the statistics of all of them.
 
-        ``workers``: local processes (1 plays in this process; 0 means every available core). With
-        ``use_ray`` or a ``ray_address`` the games run on Ray instead (``workers`` then caps the actors)."""
+        ``workers``: local processes (0 means every available core). With ``use_ray`` or a ``ray_address`` the
+        games run on Ray instead (``workers`` then caps the actors). ``move_timeout``: seconds a policy may take
+        over one call of ``act()`` or ``reset()`` (``None``: no limit; with one worker the games are then played in
+        this process). A game that fails (a policy raises, plays an illegal action or runs out of time, a worker
+        dies) stops the tournament with :class:`~agents.tournament.faults.TournamentStopped`, after storing the
+        fault in the database; the games stored before it are kept."""
+        if move_timeout is not None and not move_timeout > 0:
+            raise ValueError(f"move_timeout is a number of seconds above 0 (or None for no limit), got {move_timeout}")
         db_path, notices = self.database_for_code(db_path)
         with TournamentStore(db_path) as store:
             store.claim(self.settings())
@@ -220,10 +231,14 @@ class Tournament:
             try:
                 if todo and (use_ray or ray_address):
                     run_ray(self.setup(), todo, on_records, ray_address, workers or None, chunk_size, ray_runtime_env)
-                elif todo and (workers or available_cores()) > 1:
-                    run_processes(self.setup(), todo, on_records, workers or available_cores(), chunk_size)
+                elif todo and ((workers or available_cores()) > 1 or move_timeout is not None):
+                    count = workers or available_cores()
+                    run_processes(self.setup(), todo, on_records, count, chunk_size, move_timeout)
                 elif todo:
                     run_serial(self.setup(), todo, on_records)
+            except GameFault as failed:
+                store.add_fault(failed.fault)
+                raise TournamentStopped(failed.fault, db_path) from failed
             finally:
                 if bar is not None:
                     bar.close()

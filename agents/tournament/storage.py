@@ -13,12 +13,15 @@ One process at a time writes a database: :meth:`TournamentStore.claim` takes an 
 damaged file or row raises :class:`DamagedDatabaseError`, naming the file and what to do.
 
 Tables: ``meta`` (key, value: the settings as JSON, the schema version), ``games`` (one row per game; JSON
-columns for per-seat lists) and the view ``seat_results`` (one row per seat of a game: policy, score, place),
-for ad-hoc SQL.
+columns for per-seat lists), ``faults`` (one row per failed game: deal, seating, seats, the seat and entrant label
+of the policy that failed if one did, the kind — ``exception``, ``timeout``, ``illegal``, ``worker-died`` — and
+the message; see :mod:`agents.tournament.faults`) and the view ``seat_results`` (one row per seat of a game:
+policy, score, place), for ad-hoc SQL.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -27,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cardenvs.agents.tournament.faults import Fault
 from cardenvs.agents.tournament.worker import GameRecord
 
 SCHEMA_VERSION = 1
@@ -47,6 +51,16 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at TEXT NOT NULL,
     events BLOB,
     PRIMARY KEY (deal, seating)
+);
+CREATE TABLE IF NOT EXISTS faults (
+    deal INTEGER NOT NULL,
+    seating INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    seat INTEGER,
+    policy TEXT,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL,
+    happened_at TEXT NOT NULL
 );
 CREATE VIEW IF NOT EXISTS seat_results AS
     SELECT g.deal, g.seating, CAST(s.key AS INTEGER) AS seat, s.value AS policy,
@@ -170,6 +184,13 @@ class TournamentStore:
             self.db.executemany(f"INSERT OR IGNORE INTO games ({_COLUMNS}, finished_at) VALUES ({'?, ' * 11}?)", rows)
             return self.db.total_changes - before
 
+    def add_fault(self, fault: Fault) -> None:
+        """Record and commit a failed game."""
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        row = (fault.deal, fault.seating, json.dumps(list(fault.seats)), fault.seat, fault.policy, fault.kind)
+        with _reading(self.path), self.db:
+            self.db.execute("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (*row, fault.message, stamp))
+
     def records(self) -> list[GameRecord]:
         """Every stored game, ordered by (deal, seating): the same order whatever finished first."""
         with _reading(self.path):
@@ -266,3 +287,18 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         seconds=seconds,
         events=events,
     )
+
+
+def stored_faults(path: str | Path) -> list[tuple[Any, ...]]:
+    """The ``faults`` rows of a database, oldest first (read-only, no lock: for reports), as
+    ``(deal, seating, seat, policy, kind, message, happened_at, played_since)``, the last whether a later run
+    stored the game; none for a database written before faults were recorded."""
+    query = (
+        "SELECT deal, seating, seat, policy, kind, message, happened_at, "
+        "EXISTS (SELECT 1 FROM games AS g WHERE g.deal = f.deal AND g.seating = f.seating) "
+        "FROM faults AS f ORDER BY f.rowid"
+    )
+    with _reading(Path(path)), contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'faults'").fetchone() is None:
+            return []
+        return [tuple(row) for row in db.execute(query)]

@@ -18,7 +18,8 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.play import play_episode
+from cardenvs.agents.play import MoveClock, PolicyFault, play_episode
+from cardenvs.agents.tournament.faults import Fault, GameFault
 from cardenvs.agents.tournament.hooks import hooks_for, places_by_returns
 from cardenvs.agents.tournament.schedule import Job
 from cardenvs.agents.tournament.specs import Entrant, fingerprinted_policy
@@ -78,8 +79,10 @@ class GameRecord:
 class GamePlayer:
     """Holds one env and one policy instance per (entrant, seat); plays jobs into records."""
 
-    def __init__(self, setup: GameSetup):
+    def __init__(self, setup: GameSetup, clock: MoveClock | None = None):
         self.setup = setup
+        self.clock = clock
+        """Timed around every policy call (the watched worker processes enforce the move time limit with it)."""
         # The raw env: the order-enforcing wrapper only guards API misuse, and costs ~15% of a game here.
         self.env = cardenvs.make(setup.env_id, raw=True, **setup.options)
         self.context = PolicyContext.from_env(self.env)
@@ -102,18 +105,26 @@ class GamePlayer:
         return self._policies[key]
 
     def play(self, job: Job) -> GameRecord:
-        """Play one game."""
+        """Play one game; a failure raises :class:`~agents.tournament.faults.GameFault` naming the game."""
         start = time.perf_counter()
-        policies = [self.policy(entrant, seat) for seat, entrant in enumerate(job.seats)]
+        labels = tuple(self.setup.entrants[e].label for e in job.seats)
         actions: list[int] = []
         record_action = (lambda _agent, action: actions.append(int(action))) if self.setup.store_events else None
         try:
+            policies = [self.policy(entrant, seat) for seat, entrant in enumerate(job.seats)]
             result = play_episode(
-                self.env, policies, seed=job.seed, on_decision=record_action, policy_seeds=self._policy_seeds(job)
+                self.env,
+                policies,
+                seed=job.seed,
+                on_decision=record_action,
+                policy_seeds=self._policy_seeds(job),
+                clock=self.clock,
             )
+        except PolicyFault as fault:
+            raise GameFault(Fault(job.deal, job.seating, labels, fault.seat, fault.kind, fault.message)) from fault
         except Exception as error:
-            labels = [self.setup.entrants[e].label for e in job.seats]
-            raise RuntimeError(f"deal {job.deal} seating {job.seating} (seats {labels}) failed: {error}") from error
+            message = f"{type(error).__name__}: {error}"
+            raise GameFault(Fault(job.deal, job.seating, labels, None, "exception", message)) from error
         events = result.events
         places = self.hooks.places(events, result.returns, self.env.unwrapped.options)
         metrics = self._metrics(events)
@@ -121,7 +132,7 @@ class GamePlayer:
             deal=job.deal,
             seating=job.seating,
             seed=job.seed,
-            seats=[self.setup.entrants[e].label for e in job.seats],
+            seats=list(labels),
             returns=[float(r) for r in result.returns],
             places=places if places is not None else places_by_returns(result.returns),
             truncated=result.truncated,

@@ -30,6 +30,7 @@ from cardenvs.core.options import build_options
 from cardenvs.core.order import FastOrderEnforcingWrapper
 from cardenvs.core.position import PositionError, PositionFields, check_header, header_lines, join_lines
 from cardenvs.core.seating import agent_name
+from cardenvs.core.views import integer_action
 
 IllegalActionPolicy = Literal["raise", "penalize"]
 RENDER_MODES = ("human", "ansi", "svg")
@@ -341,12 +342,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         return self.game
 
     def _action_id(self, action: Any) -> int:
-        if type(action) is int:
-            return action
-        if isinstance(action, np.integer):
-            return int(action)
-        if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
-            return int(action.reshape(()))
+        value = integer_action(action)
+        if value is not None:
+            return value
         raise ActionTypeError(
             f"{self.definition.env_id}: an action must be an integer id in 0..{self.action_table.size - 1} "
             f"(int or NumPy integer), got {action!r} of type {type(action).__name__}"

@@ -19,6 +19,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from cardenvs.core.errors import ActionTypeError
 from cardenvs.core.events import Event, EventLog, jsonable, seen_by
 
 
@@ -61,9 +62,35 @@ def wants_public_view(policy: Any) -> bool:
 
 
 def policy_action(policy: Any, observation: Mapping[str, np.ndarray], view: PublicView | None) -> int:
-    """Ask ``policy`` for an action: ``act(observation, view)`` if it wants the view, else ``act(observation)``."""
+    """Ask ``policy`` for an action: ``act(observation, view)`` if it wants the view, else ``act(observation)``;
+    what it returns must be an action id (see :func:`checked_action`)."""
     if wants_public_view(policy):
         if view is None:
             raise ValueError(f"{policy!r} wants the public view, but none was given")
-        return int(policy.act(observation, view))
-    return int(policy.act(observation))
+        return checked_action(policy.act(observation, view), policy)
+    return checked_action(policy.act(observation), policy)
+
+
+def integer_action(action: Any) -> int | None:
+    """``action`` as an ``int`` if it is an integer action id (an ``int``, a NumPy integer, or a one-element
+    NumPy integer array), else ``None``. A ``bool`` is not an action id, nor is a float even if whole."""
+    if type(action) is int:
+        return action
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    return None
+
+
+def checked_action(action: Any, policy: Any) -> int:
+    """The action id a policy returned, or :class:`~cardenvs.core.errors.ActionTypeError` naming the policy:
+    a float or a bool is refused, never rounded or read as 0/1."""
+    value = integer_action(action)
+    if value is None:
+        name = getattr(policy, "name", "") or type(policy).__name__
+        raise ActionTypeError(
+            f"the policy {name!r} returned {action!r} of type {type(action).__name__}: an action is an integer id "
+            "(int or NumPy integer; a float or bool is refused, not rounded)"
+        )
+    return value
