@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.fast_bots.common import FastBot, RandomFastBot, game_context
 from cardenvs.agents.fast_bots.kyuuri import KyuuriRuleFast
 from cardenvs.agents.fast_bots.verish import VerishRuleFast
@@ -60,7 +60,7 @@ FAST_BOTS: dict[str, Callable[..., FastBot]] = {name: _factory(name) for name in
 """Spec name → ``factory(env_id, options) -> FastBot``."""
 
 
-def fast_policy(name: str, context: PolicyContext, seed: int | None = None) -> Any:
+def fast_policy(name: str, context: PolicyContext, seed: int | None = None) -> Policy:
     """The array-program bot ``name`` as a Python policy (one observation per call; see
     :mod:`agents.fast_bots.policy`)."""
     from cardenvs.agents.fast_bots.policy import FastBotPolicy
