@@ -11,25 +11,27 @@ from functools import cache
 import jax
 import numpy as np
 
-from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.base import ForeignPolicy, PolicyContext
+from cardenvs.agents.fast_bots.common import FastBot
+from cardenvs.core.views import PublicView
 
 
 @cache
-def _jitted(name: str, context: PolicyContext) -> tuple[str, Callable[..., jax.Array]]:
+def _jitted(name: str, context: PolicyContext) -> tuple[FastBot, Callable[..., jax.Array]]:
     """One compiled bot per name and game, shared by the seats that play it."""
     from cardenvs.agents.fast_bots import build_fast_bot
 
     bot = build_fast_bot(name, context)
-    return bot.name, jax.jit(bot.act)
+    return bot, jax.jit(bot.act)
 
 
-class FastBotPolicy(Policy):
-    """Plays the array-program bot ``name`` one observation at a time, its random keys drawn from ``seed``."""
+class FastBotPolicy(ForeignPolicy):
+    """Plays the array-program bot ``name`` one observation at a time, its random keys drawn from ``seed``. The bot
+    is the wrapped object, so that a tournament entrant's fingerprint covers its code."""
 
     def __init__(self, name: str, context: PolicyContext, seed: int | None = None):
-        super().__init__(context, seed)
-        bot_name, self._act = _jitted(name, context)
-        self.name = f"fastbot:{bot_name}"
+        bot, self._jitted_act = _jitted(name, context)
+        super().__init__(bot, context, seed, name=f"fastbot:{bot.name}")
         self._key = self._fresh_key(seed)
 
     def _fresh_key(self, seed: int | None) -> jax.Array:
@@ -40,8 +42,8 @@ class FastBotPolicy(Policy):
         if seed is not None:
             self._key = self._fresh_key(seed)
 
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+    def act(self, observation: Mapping[str, np.ndarray], view: PublicView | None = None) -> int:
         self._key, key = jax.random.split(self._key)
         obs = np.asarray(observation["observation"], np.float32)[None]
         mask = np.asarray(observation["action_mask"], bool)[None]
-        return int(self._act(obs, mask, key)[0])
+        return int(self._jitted_act(obs, mask, key)[0])
