@@ -20,6 +20,7 @@ from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.fast_bots.common import FastBot, RandomFastBot, game_context
+from cardenvs.agents.fast_bots.goninkan import KankeiRuleFast
 from cardenvs.agents.fast_bots.kyuuri import KyuuriRuleFast
 from cardenvs.agents.fast_bots.verish import VerishRuleFast
 from cardenvs.agents.fast_bots.yukushi import YukushiFast
@@ -34,6 +35,8 @@ BUILDERS: dict[str, Callable[[PolicyContext], FastBot]] = {
     "yukushi/honest": lambda context: YukushiFast(context, "honest"),
     "yukushi/bluffer": lambda context: YukushiFast(context, "bluffer"),
     "yukushi/counter": lambda context: YukushiFast(context, "counter"),
+    "goninkan/rule": KankeiRuleFast,
+    "yoninkan/rule": KankeiRuleFast,
 }
 """Spec name → the array-program bot for a game's :class:`PolicyContext`."""
 

@@ -26,6 +26,10 @@ CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("yukushi/bluffer", "yukushi-v0", {"num_players": 4}, 4),
     ("yukushi/counter", "yukushi-v0", {"num_players": 5}, 4),
     ("yukushi/bluffer", "yukushi-v0", {"num_players": 4, "allow_count_mismatch": True, "max_play": 3}, 4),
+    ("goninkan/rule", "goninkan-v1", {"num_players": 6}, 6),
+    ("goninkan/rule", "goninkan-v1", {"num_players": 5, "episode": "match", "n_rounds": 2}, 2),
+    ("goninkan/rule", "goninkan-v1", {"num_players": 6, "nijukan_exchange": "chooser_picks_blind"}, 6),
+    ("yoninkan/rule", "yoninkan-v1", {}, 6),
 ]
 DRAWS = 64
 """Keys per observation for the array program's choices."""

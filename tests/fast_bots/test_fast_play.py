@@ -28,6 +28,8 @@ GAMES = {
     "yukushi/honest": ("yukushi-v0", {"num_players": 4}),
     "yukushi/bluffer": ("yukushi-v0", {"num_players": 4, "allow_count_mismatch": True}),
     "yukushi/counter": ("yukushi-v0", {"num_players": 6, "challenge_model": "B"}),
+    "goninkan/rule": ("goninkan-v1", {"num_players": 5, "nijukan_exchange": "chooser_picks_blind"}),
+    "yoninkan/rule": ("yoninkan-v1", {"episode": "match", "n_rounds": 2}),
 }
 
 
