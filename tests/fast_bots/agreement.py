@@ -1,9 +1,14 @@
-"""Python bots and their array programs on the same observations: what the Python bot could play at each of its
-decisions in random games, and what the array program plays there."""
+"""Python bots and their array programs on the same observations: the exact distribution of the Python bot's
+action at each of its decisions in random games, and what the array program plays there.
+
+The Python bot's random draws are walked exhaustively (:class:`BranchingRng`), each branch weighted by its chance,
+and its plan is tracked as a distribution over the plans it may hold given the actions taken so far in the move:
+so at every decision, the first of a move or one in the middle of a plan, the chance of each action is known."""
 
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +19,16 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.registry import make_policy
 from tests.fast.lockstep import QUICK_COMPILE
 
+UNIFORM_STEPS = 20
+"""``random()`` answers the midpoints of 20 equal slices of [0, 1): exact for every chance the bots compare with
+(multiples of 0.05)."""
+
+Plan = tuple[int, ...]
+
 
 class BranchingRng:
     """Stands in for a policy's generator: answers each draw from ``script`` (0 past its end) and records how many
-    answers each draw had, so that every branch of a decision can be walked."""
+    equally likely answers each draw had, so that every branch of a decision can be walked and weighted."""
 
     def __init__(self, script: list[int]):
         self.script = script
@@ -32,45 +43,58 @@ class BranchingRng:
         return self._answer(int(high))
 
     def random(self) -> float:
-        return (0.0, 1.0 - 1e-12)[self._answer(2)]  # below and above every chance a bot compares with
+        return (self._answer(UNIFORM_STEPS) + 0.5) / UNIFORM_STEPS
 
 
-def outcomes(policy: Any, observation: dict[str, np.ndarray]) -> set[tuple[int, tuple[int, ...]]]:
-    """Every (action, plan left) the policy can reach from this observation, whatever its generator draws."""
-    found: set[tuple[int, tuple[int, ...]]] = set()
+def fresh_outcomes(policy: Any, observation: dict[str, np.ndarray]) -> dict[tuple[int, Plan], float]:
+    """Chance of each (action, plan left) of a fresh decision (no plan held), over the policy's draws."""
+    found: dict[tuple[int, Plan], float] = defaultdict(float)
     scripts: list[list[int]] = [[]]
     while scripts:
         script = scripts.pop()
         clone = copy.copy(policy)
-        clone.plan = list(getattr(policy, "plan", []))
+        clone.plan = []
         clone.rng = rng = BranchingRng(script)
         action = clone.act(observation)
-        found.add((int(action), tuple(clone.plan)))
+        found[int(action), tuple(clone.plan)] += float(np.prod([1.0 / w for w in rng.widths]))
         for depth in range(len(script), len(rng.widths)):
             for answer in range(1, rng.widths[depth]):
                 scripts.append(script + [0] * (depth - len(script)) + [answer])
     return found
 
 
+def next_outcomes(
+    policy: Any, observation: dict[str, np.ndarray], beliefs: dict[Plan, float]
+) -> dict[tuple[int, Plan], float]:
+    """Chance of each (action, plan left) given the chance of each plan the policy may hold (a held plan is
+    followed while its next action is legal, as :class:`agents.base.PlanningPolicy` does)."""
+    found: dict[tuple[int, Plan], float] = defaultdict(float)
+    fresh: dict[tuple[int, Plan], float] | None = None
+    for plan, weight in beliefs.items():
+        if plan and observation["action_mask"][plan[0]]:
+            found[plan[0], plan[1:]] += weight
+            continue
+        fresh = fresh_outcomes(policy, observation) if fresh is None else fresh
+        for outcome, chance in fresh.items():
+            found[outcome] += weight * chance
+    return found
+
+
 @dataclass
 class Decisions:
-    """The Python bot's decisions: observation, mask and its action; whether it was bound to that action (no
-    random draw so far in the move, the seat's run of consecutive decisions); whether the decision starts a move;
-    whether its move follows a plan left over from an earlier move (see :func:`collect`); and every action it could
-    have taken there."""
+    """The Python bot's decisions: observation, mask, its action, the chance of each action it could take there,
+    and whether its move follows a plan left over from an earlier move (see :func:`collect`)."""
 
     observations: list[np.ndarray] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
-    bound: list[bool] = field(default_factory=list)
-    starts_move: list[bool] = field(default_factory=list)
+    chances: list[dict[int, float]] = field(default_factory=list)
     stale_plan: list[bool] = field(default_factory=list)
-    possible: list[set[int]] = field(default_factory=list)
 
 
 def collect(name: str, env_id: str, options: dict[str, Any], games: int, seed: int) -> Decisions:
     """Play ``games`` games of the Python bot ``name`` (a random player in one seat of every other game) and
-    record each of the bot's decisions.
+    record each of the bot's decisions. A seat's run of consecutive decisions is one move.
 
     A Yukushi turn voided by another player's call leaves the Python bot's plan in place, and the bot follows it
     at its next decision if that action is legal again there; such moves (``stale_plan``) are the Python bot's
@@ -86,7 +110,8 @@ def collect(name: str, env_id: str, options: dict[str, Any], games: int, seed: i
             make_policy("random" if s == random_seat else name, context, seed=1000 * (seed + game) + s)
             for s in range(n)
         ]
-        move_was_random = move_is_stale = False
+        beliefs: dict[Plan, float] = {}
+        stale = False
         last_seat = -1
         for agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
@@ -95,22 +120,26 @@ def collect(name: str, env_id: str, options: dict[str, Any], games: int, seed: i
                 continue
             seat = env.unwrapped.player_index(agent)
             bot = seats[seat]
+            action = bot.act(observation) if seat == random_seat else None
             if seat != random_seat:
-                plan = getattr(bot, "plan", [])
-                follows_plan = bool(plan) and bool(observation["action_mask"][plan[0]])
-                starts_move = seat != last_seat
-                reachable = outcomes(bot, observation)
-                move_was_random = (move_was_random and not starts_move) or len(reachable) > 1
-                move_is_stale = (move_is_stale and not starts_move) or (starts_move and follows_plan)
+                if seat != last_seat:  # a new move: the Python bot should hold no plan
+                    stale = bool(getattr(bot, "plan", []))
+                    beliefs = {(): 1.0}
+                outcomes = next_outcomes(bot, observation, beliefs)
+                action = int(bot.act(observation))
+                chances: dict[int, float] = defaultdict(float)
+                for (a, _), chance in outcomes.items():
+                    chances[a] += chance
+                kept = {plan: chance for (a, plan), chance in outcomes.items() if a == action}
+                if not kept:  # only a stale plan leads the Python bot off its own distribution
+                    assert stale, f"the Python bot played {action}, which its draws never give ({dict(chances)})"
+                    kept = {tuple(bot.plan): 1.0}
+                beliefs = {plan: chance / sum(kept.values()) for plan, chance in kept.items()}
                 out.observations.append(observation["observation"].astype(np.float32))
                 out.masks.append(observation["action_mask"].astype(bool))
-                out.bound.append(not move_was_random)
-                out.starts_move.append(starts_move)
-                out.stale_plan.append(move_is_stale)
-                out.possible.append({a for a, _ in reachable})
-            action = bot.act(observation)
-            if seat != random_seat:
-                out.actions.append(int(action))
+                out.actions.append(action)
+                out.chances.append(dict(chances))
+                out.stale_plan.append(stale)
             last_seat = seat
             env.step(action)
     return out

@@ -1,9 +1,9 @@
 """Each array-program bot against its Python bot, on the observations of random games of the Python env.
 
-Where the Python bot is bound to one action (no random draw in the decision, nor in the plan it is following) the
-array program must play that action under every key: 100% agreement. Where the Python bot draws, every action the
-array program plays must be one the Python bot could play (its branches are walked exhaustively), and where it
-follows a plan drawn earlier, its action must be one the array program plays under some key."""
+At every decision the chance of each action of the Python bot is known exactly (its draws walked, its plan tracked
+as a distribution, :mod:`tests.fast_bots.agreement`). Where the Python bot is bound to one action the array
+program must play it under every key: 100% agreement. Elsewhere the array program's actions must be among the
+Python bot's, and their frequencies over many keys must match its chances within five standard errors."""
 
 from __future__ import annotations
 
@@ -31,12 +31,10 @@ CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("goninkan/rule", "goninkan-v1", {"num_players": 6, "nijukan_exchange": "chooser_picks_blind"}, 6),
     ("yoninkan/rule", "yoninkan-v1", {}, 6),
 ]
-DRAWS = 64
-"""Keys per observation for the array program's choices."""
-MANY_DRAWS = 512
-"""Keys per observation where the Python bot's action must be among the array program's: the least likely action
-there has a chance of 1/24 or more (a junk card added late: ``pad`` / 12 at worst, 12 junk ranks), missed in 512
-draws with a chance under 10⁻⁹."""
+BOUND_DRAWS = 64
+"""Keys per observation where the Python bot is bound to one action."""
+DRAWS = 512
+"""Keys per observation where it draws."""
 
 
 @pytest.mark.parametrize(("name", "env_id", "options", "games"), CASES, ids=lambda c: str(c))
@@ -44,30 +42,32 @@ def test_array_bot_plays_as_the_python_bot(name: str, env_id: str, options: dict
     decisions = collect(name, env_id, options, games, seed=7)
     bot = FAST_BOTS[name](env_id, options)
     observations, masks = np.stack(decisions.observations), np.stack(decisions.masks)
-    choices = jax_choices(bot, observations, masks, DRAWS)
-    assert np.take_along_axis(masks, choices, axis=1).all(), "an array-program action is illegal"
-
     stale = np.array(decisions.stale_plan)
-    bound = np.array(decisions.bound) & ~stale
+    bound = np.array([max(c.values()) > 1 - 1e-9 for c in decisions.chances]) & ~stale
+    drawn = ~bound & ~stale
+
     bound_at = np.flatnonzero(bound)
+    choices = jax_choices(bot, observations[bound_at], masks[bound_at], BOUND_DRAWS)
+    assert np.take_along_axis(masks[bound_at], choices, axis=1).all(), "an array-program action is illegal"
     disagreements = [
-        (i, decisions.actions[i], set(choices[i].tolist()))
-        for i in bound_at
-        if set(choices[i].tolist()) != {decisions.actions[i]}
+        (i, decisions.actions[i], set(row.tolist()))
+        for i, row in zip(bound_at, choices, strict=True)
+        if set(row.tolist()) != {decisions.actions[i]}
     ]
     agreed = len(bound_at) - len(disagreements)
     assert not disagreements, f"{name}: {agreed}/{len(bound_at)} bound decisions agree; first: {disagreements[:3]}"
-    drawn = ~bound & ~stale
-    opening = drawn & np.array(decisions.starts_move)
-    for i in np.flatnonzero(opening):
-        played = set(choices[i].tolist())
-        assert played <= decisions.possible[i], f"decision {i}: {played} not among {decisions.possible[i]}"
-    later = np.flatnonzero(drawn & ~opening)  # the Python bot follows a plan drawn earlier in the move
-    if len(later):
-        many = jax_choices(bot, observations[later], masks[later], MANY_DRAWS, seed=1)
-        for i, row in zip(later, many, strict=True):
-            assert decisions.actions[i] in row, f"decision {i}: the Python bot's {decisions.actions[i]} never played"
+
+    drawn_at = np.flatnonzero(drawn)
+    if len(drawn_at):
+        choices = jax_choices(bot, observations[drawn_at], masks[drawn_at], DRAWS, seed=1)
+        for i, row in zip(drawn_at, choices, strict=True):
+            chances = decisions.chances[i]
+            played = np.bincount(row, minlength=masks.shape[1]) / DRAWS
+            assert set(np.flatnonzero(played)) <= set(chances), f"decision {i}: {played.nonzero()} vs {chances}"
+            for action, chance in chances.items():
+                error = 5 * np.sqrt(chance * (1 - chance) / DRAWS) + 1 / DRAWS
+                assert abs(played[action] - chance) <= error, f"decision {i}, action {action}: {played} vs {chances}"
     print(
-        f"{name} {options}: {len(bound_at)} bound decisions, all agree; {int(drawn.sum())} drawn "
-        f"({int(opening.sum())} opening a move); {int(stale.sum())} in moves on a stale plan"
+        f"{name} {options}: {len(bound_at)} bound decisions, all agree; {len(drawn_at)} drawn, frequencies "
+        f"match; {int(stale.sum())} in moves on a stale plan"
     )
