@@ -88,6 +88,16 @@ def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
     return search_policy(argument, context, seed)
 
 
+def _fastbot(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.fast_bots import fast_policy  # needs JAX
+    from cardenvs.agents.specs import SpecError
+
+    try:
+        return fast_policy(argument, context, seed)
+    except ValueError as error:  # a name with no array program, or another game's bot
+        raise SpecError(str(error)) from error
+
+
 CHECKPOINT_PREFIXES = ("ckpt", "ckpt-greedy")
 """The prefixes whose argument is a checkpoint file (its bytes are part of an entrant's fingerprint)."""
 
@@ -95,9 +105,11 @@ RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
     "ckpt": _checkpoint(greedy=False),
     "ckpt-greedy": _checkpoint(greedy=True),
     "search": _search,
+    "fastbot": _fastbot,
 }
 """Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax;
-``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`."""
+``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`; ``fastbot:NAME`` plays the
+array-program twin of the rule bot ``NAME`` (:mod:`agents.fast_bots`, needs JAX)."""
 
 
 ZOO: dict[str, dict[str, str]] = {}
