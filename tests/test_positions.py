@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import cardenvs
@@ -149,3 +150,73 @@ def test_a_goninkan_trick_9_view_deals_its_unknown_cards_as_the_voids_allow() ->
         assert game.cards_text(game.hands[2])[-1] == "♥"  # player 2 has shown voids in ♣ ♦ ♠
         assert env.agent_selection == "player_3" and game.legal_actions() == [game.A_JOKER]  # 踊り番
         assert env.unwrapped.position(seat=3) == _start("goninkan-v1", GONINKAN_TRICK9).unwrapped.position(seat=3)
+
+
+VERISH_QUADS = """
+dealer: 2
+phase: quads
+turn: 0
+quads: 0; from 6; starter 0
+hand 0: 6 6 7 8 A A A A
+hand 1: ? ? ? ? ? ? ? ? ? ? ? ? ?
+hand 2: ? ? ? ? ? ? ? ? ? ? ? ? ? ?
+set aside: ?
+"""
+VERISH_QUADS_OPTIONS = {"num_players": 3, "deck_size": 36, "quad_discard_optional": True}
+
+
+def test_a_verish_position_after_the_top_rank_quad_is_discarded_round_trips() -> None:
+    """Discarding the quad of aces leaves no rank to discard: the position writes 'from -' (it raised IndexError)."""
+    env = _start("verish_ne_verish-v0", VERISH_QUADS, **VERISH_QUADS_OPTIONS)
+    env.step(env.unwrapped.action_table.names.index("discard_quad(A)"))
+    assert env.agent_selection == "player_0" and env.unwrapped.game.legal_actions() == [env.unwrapped.game.KEEP]
+    text = env.unwrapped.position()
+    assert "quads: 0; from -; starter 0" in text
+    again = _start("verish_ne_verish-v0", text, **VERISH_QUADS_OPTIONS)
+    assert again.unwrapped.position() == text
+    assert (again.observe("player_0")["observation"] == env.observe("player_0")["observation"]).all()
+    assert again.unwrapped.game.legal_actions() == [again.unwrapped.game.KEEP]
+
+
+def _finish(env_id: str, seed: int = 0) -> Any:
+    env = cardenvs.make(env_id)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return env
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_a_finished_game_writes_turn_dash_and_reading_it_says_the_game_is_over(env_id: str) -> None:
+    """Goninkan and Yoninkan wrote 'turn: -1', which their reader refused as out of range."""
+    text = _finish(env_id).unwrapped.position()
+    assert "turn: -\n" in text
+    with pytest.raises(PositionError, match=r"game is over \('turn: -'\)"):
+        cardenvs.make(env_id).reset(seed=0, options={"position": text})
+
+
+def test_rewards_paid_but_not_collected_are_part_of_the_position() -> None:
+    """A Zheng Shang You match pays the deal's points at its end; seats collect them through last() when they next
+    act. A position written in between keeps them (a round trip lost them)."""
+    options = {"num_players": 4, "reward_mode": "match_points", "target_points": 4}
+    env = cardenvs.make("zheng_shang_you-v0", **options)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    due = dict.fromkeys(env.possible_agents, 0.0)
+    while not any(due.values()):
+        observation, _, _, _, _ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        due = dict(env.unwrapped._cumulative_rewards)
+    text = env.unwrapped.position()
+    assert "rewards due: " in text and sum(due.values()) == 3  # 2 for the first out, 1 for the second
+    for seat in [None, *range(4)]:
+        again = _start("zheng_shang_you-v0", env.unwrapped.position(seat=seat), **options)
+        assert again.unwrapped._cumulative_rewards == due
+        assert again.last()[1] == env.last()[1]
+    with pytest.raises(PositionError, match="rewards due.*4 finite numbers"):
+        _start("zheng_shang_you-v0", text.replace("rewards due: ", "rewards due: nan "), **options)

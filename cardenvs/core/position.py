@@ -15,6 +15,7 @@ This module holds what every game's notation shares: the line parser, the header
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +25,8 @@ UNKNOWN = "?"
 """A card the writer of a position does not know."""
 EMPTY = "-"
 """An empty list in a position."""
+REWARDS_DUE = "rewards due"
+"""The line of rewards paid but not yet collected through ``last()`` (one per seat; left out when all are 0)."""
 
 
 class PositionError(InvalidOptionError):
@@ -90,6 +93,8 @@ class PositionFields:
             values = [float(t) for t in tokens]
         except ValueError:
             raise self.error(key, f"expected {count} numbers") from None
+        if not all(math.isfinite(v) for v in values):
+            raise self.error(key, f"expected {count} finite numbers")
         if len(values) != count:
             raise self.error(key, f"expected {count} numbers, got {len(values)}")
         return values
@@ -112,6 +117,14 @@ class PositionFields:
         if value not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}")
         return value
+
+    def refuse_a_finished_game(self) -> None:
+        """A finished game is written ``turn: -``: it has no decision to start an episode from."""
+        if self.values.get("turn") == EMPTY:
+            raise PositionError(
+                f"{self.game}: the position's game is over ('turn: -'); a position to start from has a player "
+                "to act ('turn: SEAT')"
+            )
 
     def finish(self) -> None:
         """Reject lines that no reader took (a misspelt key must not be ignored)."""

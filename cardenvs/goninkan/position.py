@@ -82,7 +82,7 @@ def write_position(game: KankeiGame[Any], seat: int | None) -> Lines:
         lines.append(("key holders", seats_text(dict.fromkeys(game.deal1_holders))))
     lines += [
         ("phase", PHASES[game.phase].replace("_", " ")),
-        ("turn", str(game.current_player)),
+        ("turn", str(game.current_player) if game.current_player >= 0 else EMPTY),
         ("tricks", str(game.trick_no - 1)),
         ("trick", "; ".join([f"leader {trick.leader if trick.leader >= 0 else EMPTY}", *parts])),
         ("honours", " ".join(str(int(h)) for h in game.honours)),
