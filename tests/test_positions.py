@@ -96,7 +96,7 @@ IMPOSSIBLE = [
     (VERISH, ("set aside: ?", "set aside: ? ?"), "exactly one card is set aside"),
     (VERISH, ("pile: claim 7;", "pile: claim 1;"), "not a rank"),
     (KYUURI, ("turn: 0", "turn: 1"), "player 0's turn"),
-    (KYUURI, ("dealer: 0", "dealer: 0\npenalties: 0 0 0 99"), "each penalty is in"),
+    (KYUURI, ("dealer: 0", "dealer: 0\npenalties: 0 0 0 99"), r"penalties.*each in 0\.\."),
     (
         KYUURI,
         ("played 2: 8 9 9 Q\nplayed 3: 5 6 J K\nstock: ?", "played 2: 8 9 Q\nplayed 3: 5 6 J K\nstock: ? ?"),
@@ -182,7 +182,7 @@ def _finish(env_id: str, seed: int = 0) -> Any:
     env = cardenvs.make(env_id)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
@@ -218,5 +218,5 @@ def test_rewards_paid_but_not_collected_are_part_of_the_position() -> None:
         again = _start("zheng_shang_you-v0", env.unwrapped.position(seat=seat), **options)
         assert again.unwrapped._cumulative_rewards == due
         assert again.last()[1] == env.last()[1]
-    with pytest.raises(PositionError, match="rewards due.*4 finite numbers"):
+    with pytest.raises(PositionError, match=r"rewards due.*4 finite numbers"):
         _start("zheng_shang_you-v0", text.replace("rewards due: ", "rewards due: nan "), **options)

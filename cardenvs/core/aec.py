@@ -19,6 +19,7 @@ from pettingzoo import AECEnv
 from cardenvs.core.engine import GameDefinition, RulesEngine
 from cardenvs.core.errors import (
     ActionTypeError,
+    CardTextError,
     GameOverError,
     IllegalActionError,
     InvalidOptionError,
@@ -300,7 +301,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         fields.refuse_a_finished_game()
         try:
             game = read(self.options, fields, rng)
-        except PositionError as error:
+        except (PositionError, CardTextError) as error:  # card text a reader passed on unchecked is the position's
             raise PositionError(f"{env_id}: {error}".replace(f"{env_id}: {env_id}: ", f"{env_id}: ")) from None
         due = fields.numbers(REWARDS_DUE, len(self.possible_agents), [0.0] * len(self.possible_agents))
         fields.finish()

@@ -22,7 +22,7 @@ import numpy as np
 from cardenvs.core.bluffing import ClaimTable, Play
 from cardenvs.core.bluffing_game import BluffingGame
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number
+from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number, is_number
 
 
 @dataclass
@@ -241,10 +241,12 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
         claim_rank = _rank(game, fields, "pile", head.removeprefix("claim ").strip())
         for part in rest:
             who, colon, what = part.partition(":")
-            cards_part, _, says = what.partition(" says ")
-            if not colon or not who.strip().isdigit() or not 0 <= int(who) < n:
+            cards_part, saying, says = what.partition(" says ")
+            if not colon or not is_number(who.strip()) or not 0 <= int(who) < n:
                 raise fields.error("pile", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}, got {part!r}")
-            declared = int(says) if says.strip().isdigit() else None
+            if saying and not is_number(says.strip()):
+                raise fields.error("pile", f"a play's count is 'says N' with a whole number N, got {part!r}")
+            declared = int(says) if saying else None
             cards = read_cards(game, fields, "pile", cards_part.strip())
             plays.append((int(who), unknown.add(cards, 1, game.table.max_play), declared))
     text = TableText(hands, claim_rank, plays)
@@ -255,7 +257,7 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
             text.building_rank = _rank(game, fields, "building", value.strip())
         elif label == "cards":
             text.building = read_cards(game, fields, "building", value.strip())
-        elif label in ("count", "done", "steps") and value.strip().isdigit():
+        elif label in ("count", "done", "steps") and is_number(value.strip()):
             attribute = {"count": "building_declared_count", "done": "building_closed", "steps": "building_steps"}
             setattr(text, attribute[label], int(value))
         else:
@@ -280,7 +282,7 @@ def _read_known(game: BluffingGame[Any], fields: PositionFields, key: str, defau
     value = fields.take(key, EMPTY)
     for part in [] if value == EMPTY else [p.strip() for p in value.split(";")]:
         who, _, what = part.partition(":")
-        if not who.strip().isdigit() or not 0 <= int(who) < n:
+        if not is_number(who.strip()) or not 0 <= int(who) < n:
             raise fields.error(key, f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}, got {part!r}")
         per_seat[int(who)] = read_cards(game, fields, key, what.strip())
         if per_seat[int(who)].unknown:
@@ -315,7 +317,12 @@ def build_table(game: BluffingGame[Any], text: TableText, rng: np.random.Generat
             raise PositionError("the position has a play under construction but nobody to act")
         if text.building.unknown:  # another player's picks: drawn from that player's (dealt) hand
             rest = t.hands[builder] - text.building.counts
-            pool = np.repeat(np.arange(game.num_ranks), rest)
+            pool = np.repeat(np.arange(game.num_ranks), np.maximum(rest, 0))
+            if text.building.unknown > len(pool):
+                raise PositionError(
+                    f"the play under construction holds {text.building.size} card(s) but player {builder} holds "
+                    f"{int(t.hands[builder].sum())}"
+                )
             drawn: Any = rng.choice(pool, size=text.building.unknown, replace=False) if len(pool) else []
             text.building.counts += np.bincount(np.asarray(drawn, dtype=np.int64), minlength=game.num_ranks).astype(
                 np.int16

@@ -77,10 +77,9 @@ class PositionFields:
     def integer(self, key: str, low: int, high: int, default: int | None = None) -> int:
         """An integer line in ``low..high``."""
         text = self.take(key, None if default is None else str(default))
-        try:
-            value = int(text)
-        except ValueError:
-            raise self.error(key, f"expected a whole number in {low}..{high}") from None
+        if not is_number(text.removeprefix("-")):
+            raise self.error(key, f"expected a whole number in {low}..{high}")
+        value = int(text)
         if not low <= value <= high:
             raise self.error(key, f"expected a whole number in {low}..{high}")
         return value
@@ -93,21 +92,27 @@ class PositionFields:
             values = [float(t) for t in tokens]
         except ValueError:
             raise self.error(key, f"expected {count} numbers") from None
-        if not all(math.isfinite(v) for v in values):
-            raise self.error(key, f"expected {count} finite numbers")
+        if not all(math.isfinite(v) and abs(v) <= LARGEST for v in values):
+            raise self.error(key, f"expected {count} finite numbers, each at most {LARGEST:g} in size")
         if len(values) != count:
             raise self.error(key, f"expected {count} numbers, got {len(values)}")
         return values
+
+    def whole_numbers(self, key: str, count: int, low: int, high: int, default: int = 0) -> list[int]:
+        """A line of ``count`` whole numbers in ``low..high`` (absent: ``default`` each)."""
+        tokens = self.take(key, " ".join([str(default)] * count)).split()
+        if len(tokens) != count or not all(is_number(t.removeprefix("-")) and low <= int(t) <= high for t in tokens):
+            raise self.error(key, f"expected {count} whole numbers, each in {low}..{high}")
+        return [int(t) for t in tokens]
 
     def seats(self, key: str, num_players: int, default: str = EMPTY) -> list[int]:
         """A line of distinct seat numbers (``-`` for none)."""
         text = self.take(key, default)
         if text == EMPTY:
             return []
-        try:
-            seats = [int(t) for t in text.split()]
-        except ValueError:
-            raise self.error(key, f"expected seats 0..{num_players - 1} or '-'") from None
+        if not all(is_number(t) for t in text.split()):
+            raise self.error(key, f"expected seats 0..{num_players - 1} or '-'")
+        seats = [int(t) for t in text.split()]
         if any(not 0 <= s < num_players for s in seats) or len(set(seats)) != len(seats):
             raise self.error(key, f"expected distinct seats 0..{num_players - 1} or '-'")
         return seats
@@ -136,6 +141,8 @@ class PositionFields:
             )
 
 
+LARGEST = 1e12
+"""The largest magnitude a number in a position may have (scores and points stay far below it)."""
 SAMPLING_TRIES = 200
 """Deals of the ``?`` cards tried before a position is declared impossible."""
 
@@ -160,6 +167,11 @@ def deal_unknown(read: Callable[[], T]) -> T:
 
 class UnluckyDeal(PositionError):
     """A contradiction that lies in how the ``?`` cards were dealt (another deal may avoid it)."""
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number written in the digits 0-9 (no sign, no space)."""
+    return text.isascii() and text.isdigit()
 
 
 def format_number(value: float) -> str:

@@ -27,6 +27,7 @@ from cardenvs.core.claim_position import (
 )
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.position import (
+    is_number,
     EMPTY,
     Lines,
     PositionError,
@@ -117,7 +118,7 @@ def _read_quads(game: VerishGame, fields: PositionFields) -> None:
         raise fields.error("quads", "expected 'SEATS; from RANK; starter SEAT'")
     n = game.num_players
     queue = parts[0].split()
-    if not queue or not all(s.isdigit() and int(s) < n for s in queue):
+    if not queue or not all(is_number(s) and int(s) < n for s in queue):
         raise fields.error("quads", f"the seats still to decide are seats 0..{n - 1}, at least one")
     game.quad_queue = [int(s) for s in queue]
     rank = parts[1].removeprefix("from ").strip()
@@ -126,7 +127,7 @@ def _read_quads(game: VerishGame, fields: PositionFields) -> None:
         raise fields.error("quads", f"{rank!r} is neither a rank of the deck ({ranks}) nor '-' (none left)")
     game.quad_min = game.num_ranks if rank == EMPTY else game.rank_labels.index(rank)
     starter = parts[2].removeprefix("starter ").strip()
-    if not starter.isdigit() or int(starter) >= n:
+    if not is_number(starter) or int(starter) >= n:
         raise fields.error("quads", f"the starter is a seat 0..{n - 1}")
     game.next_starter = int(starter)
     if game.quad_queue[0] != game.current_player:

@@ -17,7 +17,7 @@ import numpy as np
 
 from cardenvs.core import position as pos
 from cardenvs.core.errors import IllegalActionError
-from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields
+from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, is_number
 from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.combos import Combo
 from cardenvs.zheng_shang_you.game import ZsyGame
@@ -98,8 +98,7 @@ def _read(options: ZsyOptions, fields: PositionFields, rng: np.random.Generator)
     n = game.num_players
     game.deals_played = fields.integer("deal", 1, 10**6, 1) - 1
     game.dealer = fields.integer("dealer", 0, n - 1)
-    totals = fields.numbers("totals", options.num_units, [0] * options.num_units)
-    game.totals = [int(t) for t in totals]
+    game.totals = fields.whole_numbers("totals", options.num_units, -(10**6), 10**6)
     previous = fields.seats("previous", n)
     if previous and sorted(previous) != list(range(n)):
         raise fields.error("previous", "the previous finishing order lists every seat once")
@@ -190,7 +189,7 @@ def _start(
     for observer in range(n):
         for part in [p.strip() for p in fields.take(f"known {observer}", "").split(";") if p.strip()]:
             who, _, cards = part.partition(":")
-            if not who.strip().isdigit() or int(who) >= n:
+            if not is_number(who.strip()) or int(who) >= n:
                 raise fields.error(f"known {observer}", f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}")
             known = parse(cards.strip())
             if not set(known) <= set(hands[int(who)]):
@@ -218,13 +217,13 @@ def _read_trick(game: ZsyGame, fields: PositionFields) -> None:
     n = game.num_players
     for part in [p.strip() for p in fields.take("trick", EMPTY).split(";") if p.strip() not in ("", EMPTY)]:
         who, _, cards = part.partition(":")
-        if not who.strip().isdigit() or int(who) >= n:
+        if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("trick", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}")
         game.trick.append((int(who), _combo(game, fields, "trick", parse(cards.strip()))))
     top = fields.take("top", EMPTY)
     if top != EMPTY:
         who, _, description = top.partition(":")
-        if not who.strip().isdigit() or int(who) >= n:
+        if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("top", f"expected 'SEAT: DESCRIPTION' with a seat 0..{n - 1}")
         top_cards = parse(description.rpartition(":")[2].strip())
         game.top, game.top_seat = _combo(game, fields, "top", top_cards, description.strip()), int(who)
