@@ -13,7 +13,7 @@ import pytest
 import cardenvs
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import PositionError
-from cardenvs.testing.positions import position_round_trip_property
+from cardenvs.testing.positions import check_positions_at_every_decision, position_round_trip_property
 from tests.conftest import case_id, registry_cases
 from tests.playthroughs import GONINKAN_TRICK9, KYUURI_TRICK, VERISH_PILE, YONINKAN_SHOW, ZSY_TWO_OUT
 
@@ -220,3 +220,14 @@ def test_rewards_paid_but_not_collected_are_part_of_the_position() -> None:
         assert again.last()[1] == env.last()[1]
     with pytest.raises(PositionError, match=r"rewards due.*4 finite numbers"):
         _start("zheng_shang_you-v0", text.replace("rewards due: ", "rewards due: nan "), **options)
+
+
+STRIDE = {"verish_ne_verish": 3, "yukushi": 40, "kyuuri": 4, "zheng_shang_you": 7, "goninkan": 2, "yoninkan": 1}
+"""Every k-th decision of a case's game is read back (and every one where a reward is due): about 50 a case. The
+kit's function checks every decision by default (``every=1``); the whole of one game of every case costs minutes."""
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES, ids=[case_id(c) for c in CASES])
+def test_positions_read_back_at_the_decisions_of_a_game(env_id: str, options: dict[str, Any]) -> None:
+    game = env_id.split("/")[-1].rsplit("-", 1)[0]
+    assert check_positions_at_every_decision(env_id, options, games=2, every=STRIDE[game]) > 0

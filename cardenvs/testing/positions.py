@@ -124,42 +124,42 @@ def _pending_rewards(env: CardGameEnv) -> list[float]:
     return [env._cumulative_rewards[a] for a in env.possible_agents]
 
 
-def _read_back(env_id: EnvSpec, options: Mapping[str, Any], text: str, seed: int, where: str) -> CardGameEnv:
-    env = build_env(env_id, options)
+def _read_back(reader: CardGameEnv, text: str, seed: int, where: str) -> CardGameEnv:
     try:
-        env.reset(seed=seed, options={"position": text})
+        reader.reset(seed=seed, options={"position": text})
     except Exception as error:
         raise ConformanceError(f"{where}: reading it back raises {error!r}:\n{text}") from error
-    return env
+    return reader
 
 
-def check_positions_at_decision(env: CardGameEnv, env_id: EnvSpec, options: Mapping[str, Any], where: str) -> None:
-    """The position of ``env`` now, and each seat's view, read back through ``reset``: the full position gives
-    every seat the same observation and mask, the same privileged state and the same rewards due (``last()``);
-    ``position(seat=i)`` gives seat ``i`` the same observation, mask and reward due."""
+def check_positions_at_decision(env: CardGameEnv, reader: CardGameEnv, where: str) -> None:
+    """The position of ``env`` now, and each seat's view, read back through ``reader.reset`` (``reader``: an env
+    of the same id and options, reused): the full position gives every seat the same observation and mask, the
+    same agent to act, the same privileged state and the same rewards due (``last()``); ``position(seat=i)`` gives
+    seat ``i`` the same observation, mask and reward due."""
     players = range(len(env.possible_agents))
     try:
         text = env.position()
     except Exception as error:
         raise ConformanceError(f"{where}: position() raises {error!r}") from error
-    copy_env = _read_back(env_id, options, text, 1, f"{where}, the full position")
-    _same_views(env, copy_env, f"{where} (position read back)", players)
-    if copy_env.privileged_state() != env.privileged_state():
+    _read_back(reader, text, 1, f"{where}, the full position")
+    _same_views(env, reader, f"{where} (position read back)", players)
+    if reader.privileged_state() != env.privileged_state():
         raise ConformanceError(f"{where}: the position read back has another privileged state:\n{text}")
-    if _pending_rewards(copy_env) != _pending_rewards(env):
-        due, got = _pending_rewards(env), _pending_rewards(copy_env)
+    if _pending_rewards(reader) != _pending_rewards(env):
+        due, got = _pending_rewards(env), _pending_rewards(reader)
         raise ConformanceError(f"{where}: rewards due {due} read back as {got}:\n{text}")
-    if copy_env.agent_selection != env.agent_selection:
-        raise ConformanceError(f"{where}: {copy_env.agent_selection} acts in the position read back:\n{text}")
+    if reader.agent_selection != env.agent_selection:
+        raise ConformanceError(f"{where}: {reader.agent_selection} acts in the position read back:\n{text}")
     for seat in players:
         try:
             view = env.position(seat=seat)
         except Exception as error:
             raise ConformanceError(f"{where}: position(seat={seat}) raises {error!r}") from error
-        sampled = _read_back(env_id, options, view, 2 + seat, f"{where}, seat {seat}'s view")
-        _same_views(env, sampled, f"{where} (seat {seat}'s view read back)", [seat])
+        _read_back(reader, view, 2 + seat, f"{where}, seat {seat}'s view")
+        _same_views(env, reader, f"{where} (seat {seat}'s view read back)", [seat])
         agent = env.possible_agents[seat]
-        if sampled._cumulative_rewards[agent] != env._cumulative_rewards[agent]:
+        if reader._cumulative_rewards[agent] != env._cumulative_rewards[agent]:
             raise ConformanceError(f"{where}: seat {seat}'s reward due is lost in its view:\n{view}")
 
 
@@ -172,17 +172,19 @@ def check_positions_at_every_decision(
     max_decisions: int | None = None,
 ) -> int:
     """:func:`check_positions_at_decision` at every ``every``-th decision of ``games`` seeded random games
-    (``every=1``: all of them); ``max_decisions``: start no new game once this many are checked (after two games
-    at least). Returns how many decisions were checked (0 for a game without a notation)."""
-    if not supports_positions(build_env(env_id, options)):
+    (``every=1``: all of them) and at every decision where a reward is due (paid, not yet collected);
+    ``max_decisions``: start no new game once this many are checked (after two games at least). Returns how many
+    decisions were checked (0 for a game without a notation)."""
+    reader = build_env(env_id, options)
+    if not supports_positions(reader):
         return 0
     checked = 0
     for g in range(games):
         if max_decisions is not None and g >= 2 and checked >= max_decisions:
             break
         for d in decisions(env_id, options, seed + g):
-            if d.step % every == 0:
+            if d.step % every == 0 or any(_pending_rewards(d.env)):
                 where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"
-                check_positions_at_decision(d.env, env_id, options, where)
+                check_positions_at_decision(d.env, reader, where)
                 checked += 1
     return checked

@@ -169,6 +169,14 @@ def _read_exchange(fields: PositionFields, game: ZsyGame) -> tuple[ex.ExchangeSt
     return state, unknown
 
 
+def _placed_by(state: ex.ExchangeState | None, seat: int) -> set[int]:
+    """The card ``seat`` put on the exchange table: others who knew it held the card still think so (the card it
+    gives back lies face down until both are placed)."""
+    if state is None:
+        return set()
+    return {card for card, giver in zip(state.table, state.givers, strict=True) if giver == seat and card >= 0}
+
+
 def _start(
     game: ZsyGame,
     fields: PositionFields,
@@ -192,7 +200,7 @@ def _start(
             if not is_number(who.strip()) or int(who) >= n:
                 raise fields.error(f"known {observer}", f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}")
             known = parse(cards.strip())
-            if not set(known) <= set(hands[int(who)]):
+            if not set(known) <= set(hands[int(who)]) | _placed_by(state, int(who)):
                 error = pos.UnluckyDeal if dealt else PositionError
                 raise error(f"player {observer} knows player {who} holds {text(known)}, which its hand does not")
             game.known.set_for(observer, int(who), known, 1.0)
