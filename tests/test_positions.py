@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.capped_deal import deal_capped
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import PositionError
+from cardenvs.testing.position_fuzz import check_malformed_positions
 from cardenvs.testing.positions import check_positions_at_every_decision, position_round_trip_property
 from tests.conftest import case_id, registry_cases
 from tests.playthroughs import GONINKAN_TRICK9, KYUURI_TRICK, VERISH_PILE, YONINKAN_SHOW, ZSY_TWO_OUT
@@ -231,3 +233,59 @@ kit's function checks every decision by default (``every=1``); the whole of one 
 def test_positions_read_back_at_the_decisions_of_a_game(env_id: str, options: dict[str, Any]) -> None:
     game = env_id.split("/")[-1].rsplit("-", 1)[0]
     assert check_positions_at_every_decision(env_id, options, games=2, every=STRIDE[game]) > 0
+
+
+FUZZED = [[c for c in CASES if c[0] == env_id][k] for env_id in cardenvs.ENV_IDS for k in (0, -1)]
+"""Cases of the fuzz test: the first and the last option set of each id."""
+
+
+@pytest.mark.parametrize(("env_id", "options"), FUZZED, ids=[case_id(c) for c in FUZZED])
+def test_malformed_positions_load_or_raise_position_error(env_id: str, options: dict[str, Any]) -> None:
+    """400 mutations (character edits, values swapped between lines, odd tokens, lines dropped or doubled) of
+    positions of a seeded game: each loads and plays on, or raises PositionError (it raised ValueError for
+    'unknown rank', IndexError for 'trick: leader 13', OverflowError, …)."""
+    stats = check_malformed_positions(env_id, options, mutations=400, seed=0)
+    assert stats["refused"] > 100 and stats["loaded"] > 0, stats
+
+
+VERISH_LONG_HIDDEN_HAND = """
+dealer: 1
+phase: play
+turn: 1
+hand 0: ? ? ? ?
+hand 1: ? ?
+hand 2: 6 Q
+hand 3: 4 7 8 ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ?
+pile: claim 2; 0: ?
+known 2: 3: 4 7 8
+known public: 3: 7 8
+set aside: ?
+discarded: 5 10 J K
+"""
+
+
+def test_a_long_hidden_hand_is_dealt_without_four_of_a_kind() -> None:
+    """Seat 2's view late in a game (seed 1, step 55): a uniform deal of the 23 '?' of player 3 nearly always
+    makes four of a kind, which this game discards at once, so 200 rejected deals failed to read it."""
+    for seed in range(5):
+        env = cardenvs.make("verish_ne_verish-v0", num_players=4)
+        env.reset(seed=seed, options={"position": VERISH_LONG_HIDDEN_HAND})
+        hands = env.unwrapped.game.table.hands
+        assert hands.max() <= 3 and hands[3].sum() == 26
+
+
+def test_a_capped_deal_is_uniform_over_the_deals_that_respect_the_caps() -> None:
+    """Four 7s, four 8s and two 9s, 7 dealt to a hand that holds at most three of a rank and 3 elsewhere: a third
+    of the uniform deals break the cap. Of the 80 ways (distinct cards) that respect it, 32 give the hand 7 7 7 8 8
+    8 9, and 24 each 7 7 7 8 8 9 9 and 7 7 8 8 8 9 9."""
+    tokens = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2, 2])
+    known = [np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)]
+    rng = np.random.default_rng(0)
+    draws = 4000
+    seen = {(3, 3, 1): 0, (3, 2, 2): 0, (2, 3, 2): 0}
+    for _ in range(draws):
+        hand, rest = deal_capped(tokens, [7, 3], known, [3, None], rng)
+        seen[tuple(hand.tolist())] += 1  # a deal breaking the cap has no key
+        assert rest.sum() == 3
+    assert abs(seen[(3, 3, 1)] / draws - 32 / 80) < 0.031  # 4 standard errors
+    assert abs(seen[(3, 2, 2)] / draws - 24 / 80) < 0.029

@@ -21,6 +21,7 @@ import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable, Play
 from cardenvs.core.bluffing_game import BluffingGame
+from cardenvs.core.capped_deal import deal_capped
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number, is_number
 
@@ -38,6 +39,8 @@ class Cards:
     ``high``."""
     low: int = 0
     high: int = 52
+    cap: int | None = None
+    """At most this many cards of a rank once the ``?`` cards are dealt (``None``: any number)."""
 
     @property
     def size(self) -> int:
@@ -88,14 +91,12 @@ class UnknownPlaces:
                 f"{game.deck.name} deck are missing from it ({game._ranks_text(totals) or 'none'}): "
                 "every card must lie somewhere"
             )
-        tokens = np.sort(np.repeat(np.arange(len(totals)), totals))
-        rng.shuffle(tokens)
-        start = 0
-        for place in self.places:
-            place.counts += np.bincount(tokens[start : start + place.unknown], minlength=len(totals)).astype(
-                place.counts.dtype
-            )
-            start += place.unknown
+        places = self.places
+        tokens = np.repeat(np.arange(len(totals)), totals)
+        sizes, caps = [p.unknown for p in places], [p.cap for p in places]
+        dealt = deal_capped(tokens, sizes, [p.counts for p in places], caps, rng)
+        for place, counts in zip(places, dealt, strict=True):
+            place.counts += counts.astype(place.counts.dtype)
             place.dealt, place.unknown = place.unknown, 0
 
 

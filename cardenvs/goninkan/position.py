@@ -20,7 +20,6 @@ import numpy as np
 
 from cardenvs.core.cards import SPADES, SUIT_TEXT, parse_cards
 from cardenvs.core.position import (
-    is_number,
     EMPTY,
     UNKNOWN,
     Lines,
@@ -28,6 +27,7 @@ from cardenvs.core.position import (
     PositionFields,
     UnluckyDeal,
     deal_unknown,
+    is_number,
     seats_text,
 )
 from cardenvs.core.position import format_number as num

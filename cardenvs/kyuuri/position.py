@@ -15,13 +15,13 @@ import numpy as np
 from cardenvs.core.cards import NUM_RANKS, RANK_TEXT, rank_counts, ranks_text
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.position import (
-    is_number,
     EMPTY,
     UNKNOWN,
     Lines,
     PositionError,
     PositionFields,
     format_number,
+    is_number,
     seats_text,
 )
 from cardenvs.core.seating import next_seat

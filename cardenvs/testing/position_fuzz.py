@@ -20,8 +20,8 @@ from cardenvs.testing.rollout import EnvSpec, build_env, decisions
 
 CHARACTERS = "0123456789-?;:*, \n\tAKQJT♠♥♦♣²٣é"
 """Characters a character edit inserts or writes over (digits that ``int()`` refuses or reads included)."""
-TOKENS = ("-1", "99", "1000000000000000000000", "?", "?*", "-", "0", "1", "13", "A", "1", "2", "BJ", "RJ", "10♠")
-TOKENS += ("leader", "claim", "says", ";", ":", "x", "nan", "inf", "1e9", "3_0", "²")
+TOKENS: tuple[str, ...] = ("-1", "99", "1000000000000000000000", "?", "?*", "-", "0", "1", "13", "A", "2", "BJ", "RJ")
+TOKENS += ("10♠", "leader", "claim", "says", ";", ":", "x", "nan", "inf", "1e9", "3_0", "²")
 """Tokens a token edit writes over a value's token."""
 
 Mutation = Callable[[list[str], random.Random], list[str]]
@@ -128,6 +128,8 @@ def check_malformed_positions(
         try:
             _play_on(env)
         except Exception as error:
-            raise ConformanceError(f"{env_id} {dict(options)}: a loaded position fails with {error!r}:\n{text}") from error
+            raise ConformanceError(
+                f"{env_id} {dict(options)}: a loaded position fails with {error!r}:\n{text}"
+            ) from error
         stats["loaded"] += 1
     return stats

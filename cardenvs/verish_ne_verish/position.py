@@ -27,13 +27,13 @@ from cardenvs.core.claim_position import (
 )
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.position import (
-    is_number,
     EMPTY,
     Lines,
     PositionError,
     PositionFields,
     UnluckyDeal,
     deal_unknown,
+    is_number,
     seats_text,
 )
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishGame, VerishOptions
@@ -104,6 +104,9 @@ def _read(options: VerishOptions, fields: PositionFields, rng: np.random.Generat
         game.discarded[game.rank_labels.index(label)] = True
     game.exit_order = fields.seats("out", n)
     game.out = [s in game.exit_order for s in range(n)]
+    if not options.quad_discard_optional:  # quads go at once: no hand holds four of a kind
+        for hand in table_text.hands:
+            hand.cap = 3
     unknown.fill(game, known_total(table_text, aside) + 4 * game.discarded, rng)
     game.aside = aside.counts
     build_table(game, table_text, rng)
