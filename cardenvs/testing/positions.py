@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.aec import CardGameEnv
+from cardenvs.testing.checks import _budget_spent
 from cardenvs.testing.errors import ConformanceError
 from cardenvs.testing.rollout import EnvSpec, build_env, decisions, random_legal_action
 
@@ -180,7 +181,7 @@ def check_positions_at_every_decision(
         return 0
     checked = 0
     for g in range(games):
-        if max_decisions is not None and g >= 2 and checked >= max_decisions:
+        if _budget_spent(g, checked, max_decisions):
             break
         for d in decisions(env_id, options, seed + g):
             if d.step % every == 0 or any(_pending_rewards(d.env)):

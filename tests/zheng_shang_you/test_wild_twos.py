@@ -14,10 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardenvs.zheng_shang_you.combos import KIND_NAMES
 from cardenvs.zheng_shang_you.game import ZsyGame
-from cardenvs.zheng_shang_you.ranks import VALUE_TEXT, text
-from tests.zheng_shang_you.driver import combos_now, new_game, play
+from tests.zheng_shang_you.driver import combos_now, described, new_game, play
 
 RUNS = ("sequence", "set_sequence")
 Plays = set[tuple[str, str, str]]
@@ -26,9 +24,7 @@ Plays = set[tuple[str, str, str]]
 
 def run_plays(game: ZsyGame) -> Plays:
     """The (set) sequences among ``legal_moves()``, as (kind, top, cards)."""
-    return {
-        (KIND_NAMES[c.kind], VALUE_TEXT[c.top], text(c.cards)) for c in combos_now(game) if KIND_NAMES[c.kind] in RUNS
-    }
+    return {play for play in described(combos_now(game)) if play[0] in RUNS}
 
 
 def mask_plays(game: ZsyGame) -> Plays:
