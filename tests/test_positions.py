@@ -124,6 +124,12 @@ IMPOSSIBLE = [
     (YONINKAN, ("teams: public", "teams: hidden"), "only Yoninkan's deal 1 hides"),
     (YONINKAN, ("turn: 0", "turn: 1"), "player 0 decides"),
     (YONINKAN, ("key holders: 1 0", "key holders: 1 2"), "関係 players who held"),
+    # malformed text: a PositionError naming the line and what it may hold (ValueError, IndexError before)
+    (VERISH, ("pile: claim 7; 0: 7 7", "pile: claim 7; 0: 7 1"), r"line 'pile: .*unknown rank '1'; valid ranks"),
+    (VERISH, ("pile: claim 7; 0: 7 7", "pile: claim 7; ²: 7 7"), r"line 'pile: .*with a seat 0\.\.3"),
+    (KYUURI, ("leader 2", "leader 13"), r"line 'trick: leader 13.*with seats 0\.\.3"),
+    (ZSY, ("turn: 3", "turn: 3\nknown 3: 1: 1♠"), r"line 'known 3: 1: 1♠': expected cards .*unknown rank '1'"),
+    (GONINKAN, ("honours: 3 4 0 2 4", "honours: 3 4 0 2 1e30"), r"line 'honours: .*whole numbers, each in 0\.\."),
 ]
 
 

@@ -85,11 +85,16 @@ def _parse_cards(fields: PositionFields, key: str, default: str | None = None) -
     if value == EMPTY:
         return [], 0
     tokens = value.split()
+    named = " ".join(t for t in tokens if t != UNKNOWN)
+    return _cards_in(fields, key, named, "cards (e.g. 3♣ 10h BJ RJ) or '?'"), tokens.count(UNKNOWN)
+
+
+def _cards_in(fields: PositionFields, key: str, cards: str, what: str = "cards (e.g. 3♣ 10h BJ RJ)") -> list[int]:
+    """The cards of ``cards`` (text from line ``key``), or an error naming the line and ``what`` it may hold."""
     try:
-        cards = parse(" ".join(t for t in tokens if t != UNKNOWN))
+        return parse(cards)
     except (ValueError, KeyError) as error:
-        raise fields.error(key, f"not cards (e.g. 3♣ 10h BJ RJ) or '?': {error}") from None
-    return cards, tokens.count(UNKNOWN)
+        raise fields.error(key, f"expected {what}: {error}") from None
 
 
 def _read(options: ZsyOptions, fields: PositionFields, rng: np.random.Generator) -> ZsyGame:
@@ -165,7 +170,7 @@ def _read_exchange(fields: PositionFields, game: ZsyGame) -> tuple[ex.ExchangeSt
         if token == UNKNOWN:
             unknown[state.givers[slot]] = slot
         elif token != EMPTY:
-            state.table[slot] = parse(token)[0]
+            state.table[slot] = _cards_in(fields, "exchange", token)[0]
     return state, unknown
 
 
@@ -199,7 +204,7 @@ def _start(
             who, _, cards = part.partition(":")
             if not is_number(who.strip()) or int(who) >= n:
                 raise fields.error(f"known {observer}", f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}")
-            known = parse(cards.strip())
+            known = _cards_in(fields, f"known {observer}", cards.strip())
             if not set(known) <= set(hands[int(who)]) | _placed_by(state, int(who)):
                 error = pos.UnluckyDeal if dealt else PositionError
                 raise error(f"player {observer} knows player {who} holds {text(known)}, which its hand does not")
@@ -227,13 +232,13 @@ def _read_trick(game: ZsyGame, fields: PositionFields) -> None:
         who, _, cards = part.partition(":")
         if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("trick", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}")
-        game.trick.append((int(who), _combo(game, fields, "trick", parse(cards.strip()))))
+        game.trick.append((int(who), _combo(game, fields, "trick", _cards_in(fields, "trick", cards.strip()))))
     top = fields.take("top", EMPTY)
     if top != EMPTY:
         who, _, description = top.partition(":")
         if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("top", f"expected 'SEAT: DESCRIPTION' with a seat 0..{n - 1}")
-        top_cards = parse(description.rpartition(":")[2].strip())
+        top_cards = _cards_in(fields, "top", description.rpartition(":")[2].strip())
         game.top, game.top_seat = _combo(game, fields, "top", top_cards, description.strip()), int(who)
         latest = game.trick[-1] if game.trick else None
         if latest is None or latest[0] != game.top_seat or set(latest[1].cards) != set(top_cards):
