@@ -29,15 +29,7 @@ from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import build_options
 from cardenvs.core.order import FastOrderEnforcingWrapper
-from cardenvs.core.position import (
-    REWARDS_DUE,
-    PositionError,
-    PositionFields,
-    check_header,
-    format_number,
-    header_lines,
-    join_lines,
-)
+from cardenvs.core.position import PositionError, PositionFields, check_header, header_lines, join_lines, rewards_due
 from cardenvs.core.seating import agent_name
 
 IllegalActionPolicy = Literal["raise", "penalize"]
@@ -272,9 +264,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             )
         lines = header_lines(self.definition.env_id, self.options) + write(game, None if seat is None else int(seat))
         due = [self._cumulative_rewards.get(agent, 0.0) for agent in self.possible_agents]
-        if any(due):  # paid (e.g. at the end of a deal of a match) but not yet collected through last()
-            lines.append((REWARDS_DUE, " ".join(format_number(r) for r in due)))
-        return join_lines(lines)
+        return join_lines(lines + rewards_due(due))
 
     def _position_option(self, options: dict[str, Any] | None) -> str | None:
         if options is None:
@@ -303,7 +293,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             game = read(self.options, fields, rng)
         except (PositionError, CardTextError) as error:  # card text a reader passed on unchecked is the position's
             raise PositionError(f"{env_id}: {error}".replace(f"{env_id}: {env_id}: ", f"{env_id}: ")) from None
-        due = fields.numbers(REWARDS_DUE, len(self.possible_agents), [0.0] * len(self.possible_agents))
+        due = fields.rewards_due(len(self.possible_agents))
         fields.finish()
         return game, due
 

@@ -123,6 +123,10 @@ class PositionFields:
             raise self.error(key, f"expected one of {', '.join(choices)}")
         return value
 
+    def rewards_due(self, num_players: int) -> list[float]:
+        """The ``rewards due`` line: what each seat's ``last()`` reports before it acts (0 each when absent)."""
+        return self.numbers(REWARDS_DUE, num_players, [0.0] * num_players)
+
     def refuse_a_finished_game(self) -> None:
         """A finished game is written ``turn: -``: it has no decision to start an episode from."""
         if self.values.get("turn") == EMPTY:
@@ -202,6 +206,12 @@ def check_header(fields: PositionFields, env_id: str, options: Any) -> None:
             f"{env_id}: the position was written with other options ({', '.join(differing)}); "
             f"this env has {' '.join(mine)}: make the env with the position's options"
         )
+
+
+def rewards_due(due: Sequence[float]) -> Lines:
+    """The ``rewards due`` line of rewards paid (e.g. at the end of a deal of a match) but not yet collected
+    through ``last()``, one per seat; none when all are 0."""
+    return [(REWARDS_DUE, " ".join(format_number(r) for r in due))] if any(due) else []
 
 
 def header_lines(env_id: str, options: Any) -> Lines:
