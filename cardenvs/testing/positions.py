@@ -2,10 +2,11 @@
 
 :func:`check_position_round_trip` plays a seeded random game some steps, writes its position, starts a second
 env there (with another seed) and asserts the same position text, observations, masks, then the same rewards,
-observations and masks as both play the same random actions to the end (the second env's generator is copied
-into the first, so later deals of a match agree too). Each seat's view (``position(seat=i)``) must start a game
-in which that seat observes exactly what it observed, and write the same view back.
-:func:`position_round_trip_property` drives it with Hypothesis over seeds and depths.
+observations, masks and rewards due (``last()``) as both play the same random actions to the end (the second
+env's generator is copied into the first, so later deals of a match agree too). Each seat's view
+(``position(seat=i)``) must start a game in which that seat observes exactly what it observed, and write the same
+view back. :func:`position_round_trip_property` drives it with Hypothesis over seeds and depths.
+:func:`check_positions_at_every_decision` reads the position and every seat's view back at every decision of a game.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ def check_position_round_trip(
         copy_env.step(action)
         if env.rewards != copy_env.rewards or env.agents != copy_env.agents:
             raise ConformanceError(f"{where}: {step} steps after the position, rewards or agents differ")
+        if _pending_rewards(env) != _pending_rewards(copy_env):
+            raise ConformanceError(f"{where}: {step} steps after the position, the rewards due (last()) differ")
         if env.agents and copy_env.agent_selection != env.agent_selection:
             raise ConformanceError(f"{where}: {step} steps after the position, another agent is to act")
         if env.agents:
@@ -122,7 +125,7 @@ def position_round_trip_property(env_id: EnvSpec, options: Mapping[str, Any], ex
 
 def _pending_rewards(env: CardGameEnv) -> list[float]:
     """What each agent's ``last()`` would report now: rewards paid but not yet collected."""
-    return [env._cumulative_rewards[a] for a in env.possible_agents]
+    return [env._cumulative_rewards.get(a, 0.0) for a in env.possible_agents]
 
 
 def _read_back(reader: CardGameEnv, text: str, seed: int, where: str) -> CardGameEnv:
