@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from cardenvs.core.claim_moves import ClaimMove
 from cardenvs.core.engine import TERMINAL
+from cardenvs.core.position import Lines, PositionFields
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.table import PLAY
 from cardenvs.goninkan.yoninkan_env import DEFINITION as YONINKAN
 from cardenvs.verish_ne_verish.env import DEFINITION
+from cardenvs.verish_ne_verish.position import read_position, write_position
 from cardenvs.verish_ne_verish.rules import VerishGame
 
 
@@ -137,4 +140,23 @@ LEAKS_SET_ASIDE_AT_THE_END = _definition(LeaksSetAsideAtTheEnd, "mutant_leaks_se
 COMMITS_WHEN_NOTHING_HIGHER = _definition(CommitsWhenNothingHigherIsHeld, "mutant_commits_when_nothing_higher")
 ASKS_ONLY_PLAYERS_WITH_A_DECLARATION = replace(
     YONINKAN, name="mutant_asks_only_players_with_a_declaration", new_game=AsksOnlyPlayersWithADeclaration
+)
+
+
+def _hides_two_hands(game: VerishGame, seat: int | None) -> Lines:
+    """Writes players 0 and 1's hands as '?' in the full position: a world read back deals them anew."""
+    lines = write_position(game, seat)
+    hidden = ("hand 0", "hand 1") if seat is None else ()
+    return [(key, " ".join("?" * len(value.split())) if key in hidden else value) for key, value in lines]
+
+
+def _reads_the_dealer_with_int(options: Any, fields: PositionFields, rng: np.random.Generator) -> VerishGame:
+    """Reads the dealer with a bare ``int()`` first, so a malformed dealer line raises ValueError."""
+    int(fields.values.get("dealer", "0"))
+    return read_position(options, fields, rng)
+
+
+HIDES_TWO_HANDS = replace(DEFINITION, name="mutant_hides_two_hands", write_position=_hides_two_hands)
+READS_THE_DEALER_WITH_INT = replace(
+    DEFINITION, name="mutant_reads_dealer_with_int", read_position=_reads_the_dealer_with_int
 )

@@ -10,7 +10,9 @@ from cardenvs.testing import (
     check_decision_structure,
     check_determinism,
     check_hidden_information,
+    check_malformed_positions,
     check_masks,
+    check_positions_at_every_decision,
     check_public_view,
 )
 from tests import mutants
@@ -64,6 +66,16 @@ def test_determinism_check_catches_global_randomness() -> None:
         check_determinism("tests.mutants:GLOBAL_RANDOMNESS", OPTIONS)
 
 
+def test_position_check_catches_a_full_position_that_loses_two_hands() -> None:
+    with pytest.raises(ConformanceError, match=r"position read back.*player_0's observation differs"):
+        check_positions_at_every_decision("tests.mutants:HIDES_TWO_HANDS", OPTIONS, games=1)
+
+
+def test_malformed_position_check_catches_a_reader_that_raises_value_error() -> None:
+    with pytest.raises(ConformanceError, match="ValueError"):
+        check_malformed_positions("tests.mutants:READS_THE_DEALER_WITH_INT", OPTIONS)
+
+
 def test_the_real_game_passes_the_same_checks() -> None:
     check_hidden_information("verish_ne_verish-v0", OPTIONS, games=2)
     check_decision_structure("verish_ne_verish-v0", OPTIONS, games=2)
@@ -72,6 +84,8 @@ def test_the_real_game_passes_the_same_checks() -> None:
     check_masks("verish_ne_verish-v0", OPTIONS, games=1)
     check_card_conservation("verish_ne_verish-v0", OPTIONS, games=3)
     check_determinism("verish_ne_verish-v0", OPTIONS)
+    check_positions_at_every_decision("verish_ne_verish-v0", OPTIONS, games=1)
+    check_malformed_positions("verish_ne_verish-v0", OPTIONS)
 
 
 def test_a_decision_budget_stops_new_games_after_two() -> None:

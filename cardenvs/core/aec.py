@@ -19,6 +19,7 @@ from pettingzoo import AECEnv
 from cardenvs.core.engine import GameDefinition, RulesEngine
 from cardenvs.core.errors import (
     ActionTypeError,
+    CardTextError,
     GameOverError,
     IllegalActionError,
     InvalidOptionError,
@@ -28,7 +29,7 @@ from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
 from cardenvs.core.options import build_options
 from cardenvs.core.order import FastOrderEnforcingWrapper
-from cardenvs.core.position import PositionError, PositionFields, check_header, header_lines, join_lines
+from cardenvs.core.position import PositionError, PositionFields, check_header, header_lines, join_lines, rewards_due
 from cardenvs.core.seating import agent_name
 from cardenvs.core.views import integer_action
 
@@ -135,7 +136,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         if position is not None:
-            self._start(self._read_position(position, self._rng))
+            game, due = self._read_position(position, self._rng)
+            self._start(game)
+            self._cumulative_rewards = dict(zip(self.possible_agents, due, strict=True))
             return
         game = self.definition.new_game(self.options, self._rng)
         for _ in range(MAX_REDEALS):  # a deal that decides the game before any decision is dealt again
@@ -261,7 +264,8 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 f" got {seat!r}"
             )
         lines = header_lines(self.definition.env_id, self.options) + write(game, None if seat is None else int(seat))
-        return join_lines(lines)
+        due = [self._cumulative_rewards.get(agent, 0.0) for agent in self.possible_agents]
+        return join_lines(lines + rewards_due(due))
 
     def _position_option(self, options: dict[str, Any] | None) -> str | None:
         if options is None:
@@ -277,19 +281,22 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             raise InvalidOptionError(f"{self.definition.env_id}: the position must be text, got {position!r}")
         return position
 
-    def _read_position(self, text: str, rng: np.random.Generator) -> RulesEngine[Any]:
+    def _read_position(self, text: str, rng: np.random.Generator) -> tuple[RulesEngine[Any], list[float]]:
+        """The engine a position describes and the rewards due to each seat (its ``rewards due`` line)."""
         env_id = self.definition.env_id
         read = self.definition.read_position
         if read is None:
             raise NotImplementedError(f"{env_id} has no position notation yet")
         fields = PositionFields(text, env_id)
         check_header(fields, env_id, self.options)
+        fields.refuse_a_finished_game()
         try:
             game = read(self.options, fields, rng)
-        except PositionError as error:
+        except (PositionError, CardTextError) as error:  # card text a reader passed on unchecked is the position's
             raise PositionError(f"{env_id}: {error}".replace(f"{env_id}: {env_id}: ", f"{env_id}: ")) from None
+        due = fields.rewards_due(len(self.possible_agents))
         fields.finish()
-        return game
+        return game, due
 
     # ------------------------------------------------------------------ cardenvs extras
     @property

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardenvs.core.errors import CardTextError
+
 RANK_TEXT: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_TEXT: tuple[str, ...] = ("♣", "♦", "♥", "♠")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -34,7 +36,7 @@ def rank_index(text: str) -> int:
     """Canonical rank index (0 = ``2`` … 12 = ``A``) of a rank written as text (``"10"``, ``"T"``, ``"q"``)."""
     key = text.strip().upper()
     if key not in _RANK_BY_TEXT:
-        raise ValueError(f"unknown rank {text!r}; valid ranks: {' '.join(RANK_TEXT)}")
+        raise CardTextError(f"unknown rank {text!r}; valid ranks: {' '.join(RANK_TEXT)}")
     return _RANK_BY_TEXT[key]
 
 
@@ -85,7 +87,9 @@ def parse_card(text: str) -> int:
         return BLACK_JOKER if t.upper() == "BJ" else RED_JOKER
     suit = _SUIT_BY_TEXT.get(t[-1:], _SUIT_BY_TEXT.get(t[-1:].lower()))
     if len(t) < 2 or suit is None:
-        raise ValueError(f"cannot read card {text!r}: write a rank then a suit, e.g. '10♠', 'A♥', 'Qd', or 'BJ'/'RJ'")
+        raise CardTextError(
+            f"cannot read card {text!r}: write a rank then a suit, e.g. '10♠', 'A♥', 'Qd', or 'BJ'/'RJ'"
+        )
     return make_card(rank_index(t[:-1]), suit)
 
 

@@ -21,8 +21,9 @@ import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable, Play
 from cardenvs.core.bluffing_game import BluffingGame
+from cardenvs.core.capped_deal import deal_capped
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number
+from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, format_number, is_number
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Cards:
     ``high``."""
     low: int = 0
     high: int = 52
+    cap: int | None = None
+    """At most this many cards of a rank once the ``?`` cards are dealt (``None``: any number)."""
 
     @property
     def size(self) -> int:
@@ -88,14 +91,12 @@ class UnknownPlaces:
                 f"{game.deck.name} deck are missing from it ({game._ranks_text(totals) or 'none'}): "
                 "every card must lie somewhere"
             )
-        tokens = np.sort(np.repeat(np.arange(len(totals)), totals))
-        rng.shuffle(tokens)
-        start = 0
-        for place in self.places:
-            place.counts += np.bincount(tokens[start : start + place.unknown], minlength=len(totals)).astype(
-                place.counts.dtype
-            )
-            start += place.unknown
+        places = self.places
+        tokens = np.repeat(np.arange(len(totals)), totals)
+        sizes, caps = [p.unknown for p in places], [p.cap for p in places]
+        dealt = deal_capped(tokens, sizes, [p.counts for p in places], caps, rng)
+        for place, counts in zip(places, dealt, strict=True):
+            place.counts += counts.astype(place.counts.dtype)
             place.dealt, place.unknown = place.unknown, 0
 
 
@@ -241,10 +242,12 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
         claim_rank = _rank(game, fields, "pile", head.removeprefix("claim ").strip())
         for part in rest:
             who, colon, what = part.partition(":")
-            cards_part, _, says = what.partition(" says ")
-            if not colon or not who.strip().isdigit() or not 0 <= int(who) < n:
+            cards_part, saying, says = what.partition(" says ")
+            if not colon or not is_number(who.strip()) or not 0 <= int(who) < n:
                 raise fields.error("pile", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}, got {part!r}")
-            declared = int(says) if says.strip().isdigit() else None
+            if saying and not is_number(says.strip()):
+                raise fields.error("pile", f"a play's count is 'says N' with a whole number N, got {part!r}")
+            declared = int(says) if saying else None
             cards = read_cards(game, fields, "pile", cards_part.strip())
             plays.append((int(who), unknown.add(cards, 1, game.table.max_play), declared))
     text = TableText(hands, claim_rank, plays)
@@ -255,7 +258,7 @@ def read_table(game: BluffingGame[Any], fields: PositionFields, unknown: Unknown
             text.building_rank = _rank(game, fields, "building", value.strip())
         elif label == "cards":
             text.building = read_cards(game, fields, "building", value.strip())
-        elif label in ("count", "done", "steps") and value.strip().isdigit():
+        elif label in ("count", "done", "steps") and is_number(value.strip()):
             attribute = {"count": "building_declared_count", "done": "building_closed", "steps": "building_steps"}
             setattr(text, attribute[label], int(value))
         else:
@@ -280,7 +283,7 @@ def _read_known(game: BluffingGame[Any], fields: PositionFields, key: str, defau
     value = fields.take(key, EMPTY)
     for part in [] if value == EMPTY else [p.strip() for p in value.split(";")]:
         who, _, what = part.partition(":")
-        if not who.strip().isdigit() or not 0 <= int(who) < n:
+        if not is_number(who.strip()) or not 0 <= int(who) < n:
             raise fields.error(key, f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}, got {part!r}")
         per_seat[int(who)] = read_cards(game, fields, key, what.strip())
         if per_seat[int(who)].unknown:
@@ -315,7 +318,12 @@ def build_table(game: BluffingGame[Any], text: TableText, rng: np.random.Generat
             raise PositionError("the position has a play under construction but nobody to act")
         if text.building.unknown:  # another player's picks: drawn from that player's (dealt) hand
             rest = t.hands[builder] - text.building.counts
-            pool = np.repeat(np.arange(game.num_ranks), rest)
+            pool = np.repeat(np.arange(game.num_ranks), np.maximum(rest, 0))
+            if text.building.unknown > len(pool):
+                raise PositionError(
+                    f"the play under construction holds {text.building.size} card(s) but player {builder} holds "
+                    f"{int(t.hands[builder].sum())}"
+                )
             drawn: Any = rng.choice(pool, size=text.building.unknown, replace=False) if len(pool) else []
             text.building.counts += np.bincount(np.asarray(drawn, dtype=np.int64), minlength=game.num_ranks).astype(
                 np.int16

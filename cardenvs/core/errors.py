@@ -11,6 +11,10 @@ class InvalidOptionError(CardenvsError, ValueError):
     """An unknown option, or an option value outside its valid range."""
 
 
+class CardTextError(InvalidOptionError):
+    """Text that names no card or rank (the message lists what may be written)."""
+
+
 class IllegalActionError(CardenvsError, ValueError):
     """An action the rules do not allow in the current state (the message says why)."""
 

@@ -15,6 +15,7 @@ This module holds what every game's notation shares: the line parser, the header
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +25,8 @@ UNKNOWN = "?"
 """A card the writer of a position does not know."""
 EMPTY = "-"
 """An empty list in a position."""
+REWARDS_DUE = "rewards due"
+"""The line of rewards paid but not yet collected through ``last()`` (one per seat; left out when all are 0)."""
 
 
 class PositionError(InvalidOptionError):
@@ -74,10 +77,9 @@ class PositionFields:
     def integer(self, key: str, low: int, high: int, default: int | None = None) -> int:
         """An integer line in ``low..high``."""
         text = self.take(key, None if default is None else str(default))
-        try:
-            value = int(text)
-        except ValueError:
-            raise self.error(key, f"expected a whole number in {low}..{high}") from None
+        if not is_number(text.removeprefix("-")):
+            raise self.error(key, f"expected a whole number in {low}..{high}")
+        value = int(text)
         if not low <= value <= high:
             raise self.error(key, f"expected a whole number in {low}..{high}")
         return value
@@ -90,19 +92,27 @@ class PositionFields:
             values = [float(t) for t in tokens]
         except ValueError:
             raise self.error(key, f"expected {count} numbers") from None
+        if not all(math.isfinite(v) and abs(v) <= LARGEST for v in values):
+            raise self.error(key, f"expected {count} finite numbers, each at most {LARGEST:g} in size")
         if len(values) != count:
             raise self.error(key, f"expected {count} numbers, got {len(values)}")
         return values
+
+    def whole_numbers(self, key: str, count: int, low: int, high: int, default: int = 0) -> list[int]:
+        """A line of ``count`` whole numbers in ``low..high`` (absent: ``default`` each)."""
+        tokens = self.take(key, " ".join([str(default)] * count)).split()
+        if len(tokens) != count or not all(is_number(t.removeprefix("-")) and low <= int(t) <= high for t in tokens):
+            raise self.error(key, f"expected {count} whole numbers, each in {low}..{high}")
+        return [int(t) for t in tokens]
 
     def seats(self, key: str, num_players: int, default: str = EMPTY) -> list[int]:
         """A line of distinct seat numbers (``-`` for none)."""
         text = self.take(key, default)
         if text == EMPTY:
             return []
-        try:
-            seats = [int(t) for t in text.split()]
-        except ValueError:
-            raise self.error(key, f"expected seats 0..{num_players - 1} or '-'") from None
+        if not all(is_number(t) for t in text.split()):
+            raise self.error(key, f"expected seats 0..{num_players - 1} or '-'")
+        seats = [int(t) for t in text.split()]
         if any(not 0 <= s < num_players for s in seats) or len(set(seats)) != len(seats):
             raise self.error(key, f"expected distinct seats 0..{num_players - 1} or '-'")
         return seats
@@ -112,6 +122,18 @@ class PositionFields:
         if value not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}")
         return value
+
+    def rewards_due(self, num_players: int) -> list[float]:
+        """The ``rewards due`` line: what each seat's ``last()`` reports before it acts (0 each when absent)."""
+        return self.numbers(REWARDS_DUE, num_players, [0.0] * num_players)
+
+    def refuse_a_finished_game(self) -> None:
+        """A finished game is written ``turn: -``: it has no decision to start an episode from."""
+        if self.values.get("turn") == EMPTY:
+            raise PositionError(
+                f"{self.game}: the position's game is over ('turn: -'); a position to start from has a player "
+                "to act ('turn: SEAT')"
+            )
 
     def finish(self) -> None:
         """Reject lines that no reader took (a misspelt key must not be ignored)."""
@@ -123,6 +145,8 @@ class PositionFields:
             )
 
 
+LARGEST = 1e12
+"""The largest magnitude a number in a position may have (scores and points stay far below it)."""
 SAMPLING_TRIES = 200
 """Deals of the ``?`` cards tried before a position is declared impossible."""
 
@@ -147,6 +171,11 @@ def deal_unknown(read: Callable[[], T]) -> T:
 
 class UnluckyDeal(PositionError):
     """A contradiction that lies in how the ``?`` cards were dealt (another deal may avoid it)."""
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number written in the digits 0-9 (no sign, no space)."""
+    return text.isascii() and text.isdigit()
 
 
 def format_number(value: float) -> str:
@@ -177,6 +206,12 @@ def check_header(fields: PositionFields, env_id: str, options: Any) -> None:
             f"{env_id}: the position was written with other options ({', '.join(differing)}); "
             f"this env has {' '.join(mine)}: make the env with the position's options"
         )
+
+
+def rewards_due(due: Sequence[float]) -> Lines:
+    """The ``rewards due`` line of rewards paid (e.g. at the end of a deal of a match) but not yet collected
+    through ``last()``, one per seat; none when all are 0."""
+    return [(REWARDS_DUE, " ".join(format_number(r) for r in due))] if any(due) else []
 
 
 def header_lines(env_id: str, options: Any) -> Lines:

@@ -27,6 +27,7 @@ from cardenvs.core.position import (
     PositionFields,
     UnluckyDeal,
     deal_unknown,
+    is_number,
     seats_text,
 )
 from cardenvs.core.position import format_number as num
@@ -82,7 +83,7 @@ def write_position(game: KankeiGame[Any], seat: int | None) -> Lines:
         lines.append(("key holders", seats_text(dict.fromkeys(game.deal1_holders))))
     lines += [
         ("phase", PHASES[game.phase].replace("_", " ")),
-        ("turn", str(game.current_player)),
+        ("turn", str(game.current_player) if game.current_player >= 0 else EMPTY),
         ("tricks", str(game.trick_no - 1)),
         ("trick", "; ".join([f"leader {trick.leader if trick.leader >= 0 else EMPTY}", *parts])),
         ("honours", " ".join(str(int(h)) for h in game.honours)),
@@ -190,7 +191,7 @@ def _read(options: KankeiOptions, fields: PositionFields, rng: np.random.Generat
             raise PositionError(f"player {p}'s card {game.cards.text[c]} in the trick is missing from 'played {p}'")
     _read_voids(game, fields)
     _read_known(game, fields)
-    game.honours[:] = [int(h) for h in fields.numbers("honours", n, [0] * n)]
+    game.honours[:] = fields.whole_numbers("honours", n, 0, sum(game.cards.honour))
     _read_declarations(game, fields)
     offered = fields.take("sweeps offered", EMPTY).split()
     if not set(offered) <= {*SIDES, EMPTY}:
@@ -238,7 +239,7 @@ def _read_trick(game: KankeiGame[Any], fields: PositionFields) -> None:
     n = game.num_players
     head, *parts = [p.strip() for p in fields.take("trick", f"leader {EMPTY}").split(";")]
     leader = head.removeprefix("leader ").strip()
-    if not head.startswith("leader ") or not (leader == EMPTY or (leader.isdigit() and int(leader) < n)):
+    if not head.startswith("leader ") or not (leader == EMPTY or (is_number(leader) and int(leader) < n)):
         raise fields.error("trick", "expected 'leader SEAT; PLAYER: CARD; …' (leader '-' before a trick begins)")
     trick = game.trick = Trick(-1 if leader == EMPTY else int(leader))
     for part in parts:
@@ -249,7 +250,7 @@ def _read_trick(game: KankeiGame[Any], fields: PositionFields) -> None:
             card = game.cards.index(parse_cards(tokens[0])[0]) if len(tokens) == 1 + len(named) else -1
         except (ValueError, KeyError):
             card = -1
-        if not who.isdigit() or int(who) >= n or card < 0 or (named and named[0] not in SUIT_TEXT):
+        if not is_number(who) or int(who) >= n or card < 0 or (named and named[0] not in SUIT_TEXT):
             raise fields.error("trick", f"each card is 'PLAYER: CARD' (a led joker: 'PLAYER: BJ SUIT'), got {part!r}")
         if not len(trick):
             trick.led_suit = SUIT_TEXT.index(named[0]) if named else game.cards.suit[card]
@@ -265,7 +266,7 @@ def _read_voids(game: KankeiGame[Any], fields: PositionFields) -> None:
     text = fields.take("voids", EMPTY)
     for part in [] if text == EMPTY else text.split(";"):
         who, _, suits = (x.strip() for x in part.partition(":"))
-        if not who.isdigit() or int(who) >= game.num_players or not suits or set(suits) - set(SUIT_TEXT):
+        if not is_number(who) or int(who) >= game.num_players or not suits or set(suits) - set(SUIT_TEXT):
             raise fields.error("voids", f"expected 'PLAYER: SUITS; …' with suits of ♣♦♥♠, got {part!r}")
         for suit in suits:
             game.voids[int(who)] |= 1 << SUIT_TEXT.index(suit)
@@ -280,7 +281,7 @@ def _read_known(game: KankeiGame[Any], fields: PositionFields) -> None:
             continue
         for part in fields.take(key).split(";"):
             who, _, cards = (x.strip() for x in part.partition(":"))
-            if not who.isdigit() or int(who) >= n or int(who) == observer:
+            if not is_number(who) or int(who) >= n or int(who) == observer:
                 raise fields.error(key, f"expected 'PLAYER: CARDS; …' naming other players, got {part!r}")
             try:
                 held, unknown = _card_list(game, cards)
@@ -297,7 +298,7 @@ def _read_declarations(game: KankeiGame[Any], fields: PositionFields) -> None:
         tokens = part.split()
         if (
             len(tokens) < 3
-            or not tokens[0].isdigit()
+            or not is_number(tokens[0])
             or tokens[1] not in names
             or " ".join(tokens[2:])
             not in (

@@ -21,6 +21,7 @@ from cardenvs.core.position import (
     PositionError,
     PositionFields,
     format_number,
+    is_number,
     seats_text,
 )
 from cardenvs.core.seating import next_seat
@@ -80,13 +81,8 @@ def read_position(options: KyuuriOptions, fields: PositionFields, rng: np.random
     n = game.num_players
     game.deals_played = fields.integer("deal", 1, options.deals_cap, 1) - 1
     game.dealer = fields.integer("dealer", 0, n - 1)
-    penalties = [int(p) for p in fields.numbers("penalties", n, [0] * n)]
-    if not all(0 <= p <= options.penalty_bound for p in penalties):
-        raise fields.error("penalties", f"each penalty is in 0..{options.penalty_bound}")
-    game.penalties_array[:] = penalties
-    places = [int(p) for p in fields.numbers("places", n, [0] * n)]
-    if not all(0 <= p <= n for p in places):
-        raise fields.error("places", f"each place is 0 (still in) or 1..{n}")
+    game.penalties_array[:] = fields.whole_numbers("penalties", n, 0, options.penalty_bound)
+    places = fields.whole_numbers("places", n, 0, n)  # 0: still in
     game.places = places
     for s in range(n):
         game.eliminated_array[s] = places[s] > 0
@@ -117,12 +113,13 @@ def read_position(options: KyuuriOptions, fields: PositionFields, rng: np.random
 def _read_trick(game: KyuuriGame, fields: PositionFields) -> None:
     n = game.num_players
     head, *parts = [p.strip() for p in fields.take("trick").split(";")]
-    if not head.startswith("leader ") or not head.removeprefix("leader ").strip().isdigit():
-        raise fields.error("trick", "expected 'leader SEAT; SEAT: RANK; …'")
+    leader = head.removeprefix("leader ").strip()
+    if not head.startswith("leader ") or not is_number(leader) or int(leader) >= n:
+        raise fields.error("trick", f"expected 'leader SEAT; SEAT: RANK; …' with seats 0..{n - 1}")
     game.trick = Trick(leader=int(head.removeprefix("leader ")))
     for part in parts:
         who, _, rank = (x.strip() for x in part.partition(":"))
-        if not who.isdigit() or int(who) >= n or rank not in RANK_TEXT:
+        if not is_number(who) or int(who) >= n or rank not in RANK_TEXT:
             raise fields.error("trick", f"each card is 'SEAT: RANK' with a seat 0..{n - 1}, got {part!r}")
         game.trick.add(int(who), RANK_TEXT.index(rank))
     game.trick_winner, game.to_beat = -1, NOTHING_TO_BEAT

@@ -8,7 +8,8 @@ engine's own ``legal_moves()``; the hidden-information test (re-deals, final obs
 choices); the same for a seat's public event view; the decision-structure test (who acts and how often does not
 depend on hidden cards); card
 conservation; bounded episodes; determinism across processes; distinct deals per seed; deep copy and
-pickle mid-game; ANSI rendering; position round trips (:mod:`cardenvs.testing.positions`). Golden
+pickle mid-game; ANSI rendering; position round trips (:mod:`cardenvs.testing.positions`), at every decision of
+a game too, and malformed positions refused with ``PositionError`` (:mod:`cardenvs.testing.position_fuzz`). Golden
 transcripts live in :mod:`cardenvs.testing.golden`.
 """
 
@@ -27,7 +28,14 @@ from cardenvs.testing.checks import (
 from cardenvs.testing.errors import ConformanceError
 from cardenvs.testing.golden import transcript
 from cardenvs.testing.kit import KitReport, run_kit
-from cardenvs.testing.positions import check_position_round_trip, check_positions, position_round_trip_property
+from cardenvs.testing.position_fuzz import check_malformed_positions
+from cardenvs.testing.positions import (
+    check_position_round_trip,
+    check_positions,
+    check_positions_at_decision,
+    check_positions_at_every_decision,
+    position_round_trip_property,
+)
 from cardenvs.testing.public_view import check_public_view
 from cardenvs.testing.turns import check_decision_structure
 
@@ -42,10 +50,13 @@ __all__ = [
     "check_distinct_deals",
     "check_episode_bounds",
     "check_hidden_information",
+    "check_malformed_positions",
     "check_masks",
     "check_pettingzoo_api",
     "check_position_round_trip",
     "check_positions",
+    "check_positions_at_decision",
+    "check_positions_at_every_decision",
     "check_public_view",
     "check_render",
     "position_round_trip_property",

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardenvs.testing import checks
-from cardenvs.testing.positions import check_positions
+from cardenvs.testing.position_fuzz import check_malformed_positions
+from cardenvs.testing.positions import check_positions, check_positions_at_every_decision
 from cardenvs.testing.public_view import check_public_view
 from cardenvs.testing.rollout import EnvSpec
 from cardenvs.testing.turns import check_decision_structure
@@ -26,7 +27,11 @@ class KitReport:
     view_stats: dict[str, int] = field(default_factory=dict)
     truncated_share: float = 0.0
     positions: int = 0
-    """Positions written and read back (0 for a game without a notation)."""
+    """Positions written, read back and played on (0 for a game without a notation)."""
+    position_decisions: int = 0
+    """Decisions at which the position and every seat's view were read back."""
+    malformed_positions: dict[str, int] = field(default_factory=dict)
+    """Mutated positions that loaded or were refused with ``PositionError``."""
 
 
 def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: int = 20, seed: int = 0) -> KitReport:
@@ -45,4 +50,7 @@ def run_kit(env_id: EnvSpec, options: Mapping[str, Any] | None = None, games: in
     checks.check_copy_and_pickle(env_id, opts, seed)
     checks.check_render(env_id, opts, seed)
     report.positions = check_positions(env_id, opts, max(1, games // 4), seed)
+    if report.positions:
+        report.position_decisions = check_positions_at_every_decision(env_id, opts, max(1, games // 10), seed)
+        report.malformed_positions = check_malformed_positions(env_id, opts, 20 * games, seed)
     return report

@@ -2,10 +2,11 @@
 
 :func:`check_position_round_trip` plays a seeded random game some steps, writes its position, starts a second
 env there (with another seed) and asserts the same position text, observations, masks, then the same rewards,
-observations and masks as both play the same random actions to the end (the second env's generator is copied
-into the first, so later deals of a match agree too). Each seat's view (``position(seat=i)``) must start a game
-in which that seat observes exactly what it observed, and write the same view back.
-:func:`position_round_trip_property` drives it with Hypothesis over seeds and depths.
+observations, masks and rewards due (``last()``) as both play the same random actions to the end (the second
+env's generator is copied into the first, so later deals of a match agree too). Each seat's view
+(``position(seat=i)``) must start a game in which that seat observes exactly what it observed, and write the same
+view back. :func:`position_round_trip_property` drives it with Hypothesis over seeds and depths.
+:func:`check_positions_at_every_decision` reads the position and every seat's view back at every decision of a game.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.aec import CardGameEnv
+from cardenvs.testing.checks import _budget_spent
 from cardenvs.testing.errors import ConformanceError
-from cardenvs.testing.rollout import EnvSpec, build_env, random_legal_action
+from cardenvs.testing.rollout import EnvSpec, build_env, decisions, random_legal_action
 
 
 def supports_positions(env: CardGameEnv) -> bool:
@@ -85,6 +87,8 @@ def check_position_round_trip(
         copy_env.step(action)
         if env.rewards != copy_env.rewards or env.agents != copy_env.agents:
             raise ConformanceError(f"{where}: {step} steps after the position, rewards or agents differ")
+        if _pending_rewards(env) != _pending_rewards(copy_env):
+            raise ConformanceError(f"{where}: {step} steps after the position, the rewards due (last()) differ")
         if env.agents and copy_env.agent_selection != env.agent_selection:
             raise ConformanceError(f"{where}: {step} steps after the position, another agent is to act")
         if env.agents:
@@ -117,3 +121,74 @@ def position_round_trip_property(env_id: EnvSpec, options: Mapping[str, Any], ex
         check_position_round_trip(env_id, options, seed, steps, future=150)
 
     round_trip()
+
+
+def _pending_rewards(env: CardGameEnv) -> list[float]:
+    """What each agent's ``last()`` would report now: rewards paid but not yet collected."""
+    return [env._cumulative_rewards.get(a, 0.0) for a in env.possible_agents]
+
+
+def _read_back(reader: CardGameEnv, text: str, seed: int, where: str) -> CardGameEnv:
+    try:
+        reader.reset(seed=seed, options={"position": text})
+    except Exception as error:
+        raise ConformanceError(f"{where}: reading it back raises {error!r}:\n{text}") from error
+    return reader
+
+
+def check_positions_at_decision(env: CardGameEnv, reader: CardGameEnv, where: str) -> None:
+    """The position of ``env`` now, and each seat's view, read back through ``reader.reset`` (``reader``: an env
+    of the same id and options, reused): the full position gives every seat the same observation and mask, the
+    same agent to act, the same privileged state and the same rewards due (``last()``); ``position(seat=i)`` gives
+    seat ``i`` the same observation, mask and reward due."""
+    players = range(len(env.possible_agents))
+    try:
+        text = env.position()
+    except Exception as error:
+        raise ConformanceError(f"{where}: position() raises {error!r}") from error
+    _read_back(reader, text, 1, f"{where}, the full position")
+    _same_views(env, reader, f"{where} (position read back)", players)
+    if reader.privileged_state() != env.privileged_state():
+        raise ConformanceError(f"{where}: the position read back has another privileged state:\n{text}")
+    if _pending_rewards(reader) != _pending_rewards(env):
+        due, got = _pending_rewards(env), _pending_rewards(reader)
+        raise ConformanceError(f"{where}: rewards due {due} read back as {got}:\n{text}")
+    if reader.agent_selection != env.agent_selection:
+        raise ConformanceError(f"{where}: {reader.agent_selection} acts in the position read back:\n{text}")
+    for seat in players:
+        try:
+            view = env.position(seat=seat)
+        except Exception as error:
+            raise ConformanceError(f"{where}: position(seat={seat}) raises {error!r}") from error
+        _read_back(reader, view, 2 + seat, f"{where}, seat {seat}'s view")
+        _same_views(env, reader, f"{where} (seat {seat}'s view read back)", [seat])
+        agent = env.possible_agents[seat]
+        if reader._cumulative_rewards[agent] != env._cumulative_rewards[agent]:
+            raise ConformanceError(f"{where}: seat {seat}'s reward due is lost in its view:\n{view}")
+
+
+def check_positions_at_every_decision(
+    env_id: EnvSpec,
+    options: Mapping[str, Any],
+    games: int,
+    seed: int = 0,
+    every: int = 1,
+    max_decisions: int | None = None,
+) -> int:
+    """:func:`check_positions_at_decision` at every ``every``-th decision of ``games`` seeded random games
+    (``every=1``: all of them) and at every decision where a reward is due (paid, not yet collected);
+    ``max_decisions``: start no new game once this many are checked (after two games at least). Returns how many
+    decisions were checked (0 for a game without a notation)."""
+    reader = build_env(env_id, options)
+    if not supports_positions(reader):
+        return 0
+    checked = 0
+    for g in range(games):
+        if _budget_spent(g, checked, max_decisions):
+            break
+        for d in decisions(env_id, options, seed + g):
+            if d.step % every == 0 or any(_pending_rewards(d.env)):
+                where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"
+                check_positions_at_decision(d.env, reader, where)
+                checked += 1
+    return checked

@@ -4,7 +4,8 @@ Besides the claim table's lines (:mod:`cardenvs.core.claim_position`): ``game`` 
 ``dealer``, ``points`` (match points per seat), ``phase`` (``quads``, ``lead``, ``play`` or ``over``),
 ``turn``, ``set aside``, ``discarded`` (ranks whose quads were put away), ``out`` (seats in the order they went
 out) and, in the quads phase, ``quads: 1 2; from K; starter 3`` (the seats still to decide, the lowest rank the
-one deciding may still discard, and who starts the round once quads are settled).
+one deciding may still discard, ``-`` once the top rank's quad is gone, and who starts the round once quads are
+settled).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from cardenvs.core.position import (
     PositionFields,
     UnluckyDeal,
     deal_unknown,
+    is_number,
     seats_text,
 )
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishGame, VerishOptions
@@ -57,7 +59,8 @@ def write_position(game: VerishGame, seat: int | None) -> Lines:
         ("turn", str(game.current_player) if phase != "over" else EMPTY),
     ]
     if phase == "quads":
-        quad_from = game.rank_labels[game.quad_min]
+        # after discarding the top rank's quad, no rank is left to discard: only keep_quads remains
+        quad_from = game.rank_labels[game.quad_min] if game.quad_min < game.num_ranks else EMPTY
         lines.append(("quads", f"{seats_text(game.quad_queue)}; from {quad_from}; starter {game.next_starter}"))
     lines.extend(write_table(game, seat))
     aside = cards_text(game, game.aside) if seat is None else "?"
@@ -101,6 +104,9 @@ def _read(options: VerishOptions, fields: PositionFields, rng: np.random.Generat
         game.discarded[game.rank_labels.index(label)] = True
     game.exit_order = fields.seats("out", n)
     game.out = [s in game.exit_order for s in range(n)]
+    if not options.quad_discard_optional:  # quads go at once: no hand holds four of a kind
+        for hand in table_text.hands:
+            hand.cap = 3
     unknown.fill(game, known_total(table_text, aside) + 4 * game.discarded, rng)
     game.aside = aside.counts
     build_table(game, table_text, rng)
@@ -115,15 +121,16 @@ def _read_quads(game: VerishGame, fields: PositionFields) -> None:
         raise fields.error("quads", "expected 'SEATS; from RANK; starter SEAT'")
     n = game.num_players
     queue = parts[0].split()
-    if not queue or not all(s.isdigit() and int(s) < n for s in queue):
+    if not queue or not all(is_number(s) and int(s) < n for s in queue):
         raise fields.error("quads", f"the seats still to decide are seats 0..{n - 1}, at least one")
     game.quad_queue = [int(s) for s in queue]
     rank = parts[1].removeprefix("from ").strip()
-    if rank not in game.rank_labels:
-        raise fields.error("quads", f"{rank!r} is not a rank of the deck ({' '.join(game.rank_labels)})")
-    game.quad_min = game.rank_labels.index(rank)
+    if rank != EMPTY and rank not in game.rank_labels:
+        ranks = " ".join(game.rank_labels)
+        raise fields.error("quads", f"{rank!r} is neither a rank of the deck ({ranks}) nor '-' (none left)")
+    game.quad_min = game.num_ranks if rank == EMPTY else game.rank_labels.index(rank)
     starter = parts[2].removeprefix("starter ").strip()
-    if not starter.isdigit() or int(starter) >= n:
+    if not is_number(starter) or int(starter) >= n:
         raise fields.error("quads", f"the starter is a seat 0..{n - 1}")
     game.next_starter = int(starter)
     if game.quad_queue[0] != game.current_player:
@@ -140,7 +147,8 @@ def _check(game: VerishGame, phase: str, dealt: list[bool]) -> None:
             raise PositionError(f"player {s} is out but holds {sizes[s]} card(s)")
         if not game.out[s] and sizes[s] == 0 and s not in on_pile and phase != "quads":
             raise PositionError(f"player {s} has no cards and no play on the pile, so it would be out")
-    if n - len(game.exit_order) < 2:
+    # The engine asks the last holder about its quads after a pick-up even when the others are all out.
+    if n - len(game.exit_order) < (1 if phase == "quads" else 2):
         raise PositionError("fewer than two players are still in: the game would be over")
     if game.out[seat]:
         raise PositionError(f"player {seat} is out and cannot be the one to act")

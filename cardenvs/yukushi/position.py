@@ -22,7 +22,7 @@ from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.bluffing_game import rank_totals
 from cardenvs.core.challenge import ChallengeWindow
 from cardenvs.core.engine import TERMINAL
-from cardenvs.core.position import EMPTY, Lines, PositionError, PositionFields
+from cardenvs.core.position import EMPTY, Lines, PositionError, PositionFields, is_number
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.rules import YukushiGame
 
@@ -113,7 +113,7 @@ def _read_window(game: YukushiGame, fields: PositionFields) -> ChallengeWindow |
     seats = []
     for part, label in zip(parts, labels, strict=True):
         value = part.removeprefix(label).strip()
-        if value != EMPTY and not all(s.isdigit() and int(s) < game.num_players for s in value.split()):
+        if value != EMPTY and not all(is_number(s) and int(s) < game.num_players for s in value.split()):
             raise fields.error("window", f"{label} lists seats 0..{game.num_players - 1} or '-'")
         seats.append([] if value == EMPTY else [int(s) for s in value.split()])
     if game.owner < 0:

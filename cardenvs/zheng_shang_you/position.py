@@ -17,7 +17,7 @@ import numpy as np
 
 from cardenvs.core import position as pos
 from cardenvs.core.errors import IllegalActionError
-from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields
+from cardenvs.core.position import EMPTY, UNKNOWN, Lines, PositionError, PositionFields, is_number
 from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.combos import Combo
 from cardenvs.zheng_shang_you.game import ZsyGame
@@ -85,11 +85,16 @@ def _parse_cards(fields: PositionFields, key: str, default: str | None = None) -
     if value == EMPTY:
         return [], 0
     tokens = value.split()
+    named = " ".join(t for t in tokens if t != UNKNOWN)
+    return _cards_in(fields, key, named, "cards (e.g. 3♣ 10h BJ RJ) or '?'"), tokens.count(UNKNOWN)
+
+
+def _cards_in(fields: PositionFields, key: str, cards: str, what: str = "cards (e.g. 3♣ 10h BJ RJ)") -> list[int]:
+    """The cards of ``cards`` (text from line ``key``), or an error naming the line and ``what`` it may hold."""
     try:
-        cards = parse(" ".join(t for t in tokens if t != UNKNOWN))
+        return parse(cards)
     except (ValueError, KeyError) as error:
-        raise fields.error(key, f"not cards (e.g. 3♣ 10h BJ RJ) or '?': {error}") from None
-    return cards, tokens.count(UNKNOWN)
+        raise fields.error(key, f"expected {what}: {error}") from None
 
 
 def _read(options: ZsyOptions, fields: PositionFields, rng: np.random.Generator) -> ZsyGame:
@@ -98,8 +103,7 @@ def _read(options: ZsyOptions, fields: PositionFields, rng: np.random.Generator)
     n = game.num_players
     game.deals_played = fields.integer("deal", 1, 10**6, 1) - 1
     game.dealer = fields.integer("dealer", 0, n - 1)
-    totals = fields.numbers("totals", options.num_units, [0] * options.num_units)
-    game.totals = [int(t) for t in totals]
+    game.totals = fields.whole_numbers("totals", options.num_units, -(10**6), 10**6)
     previous = fields.seats("previous", n)
     if previous and sorted(previous) != list(range(n)):
         raise fields.error("previous", "the previous finishing order lists every seat once")
@@ -166,8 +170,16 @@ def _read_exchange(fields: PositionFields, game: ZsyGame) -> tuple[ex.ExchangeSt
         if token == UNKNOWN:
             unknown[state.givers[slot]] = slot
         elif token != EMPTY:
-            state.table[slot] = parse(token)[0]
+            state.table[slot] = _cards_in(fields, "exchange", token)[0]
     return state, unknown
+
+
+def _placed_by(state: ex.ExchangeState | None, seat: int) -> set[int]:
+    """The card ``seat`` put on the exchange table: others who knew it held the card still think so (the card it
+    gives back lies face down until both are placed)."""
+    if state is None:
+        return set()
+    return {card for card, giver in zip(state.table, state.givers, strict=True) if giver == seat and card >= 0}
 
 
 def _start(
@@ -190,10 +202,10 @@ def _start(
     for observer in range(n):
         for part in [p.strip() for p in fields.take(f"known {observer}", "").split(";") if p.strip()]:
             who, _, cards = part.partition(":")
-            if not who.strip().isdigit() or int(who) >= n:
+            if not is_number(who.strip()) or int(who) >= n:
                 raise fields.error(f"known {observer}", f"each part is 'SEAT: CARDS' with a seat 0..{n - 1}")
-            known = parse(cards.strip())
-            if not set(known) <= set(hands[int(who)]):
+            known = _cards_in(fields, f"known {observer}", cards.strip())
+            if not set(known) <= set(hands[int(who)]) | _placed_by(state, int(who)):
                 error = pos.UnluckyDeal if dealt else PositionError
                 raise error(f"player {observer} knows player {who} holds {text(known)}, which its hand does not")
             game.known.set_for(observer, int(who), known, 1.0)
@@ -218,15 +230,15 @@ def _read_trick(game: ZsyGame, fields: PositionFields) -> None:
     n = game.num_players
     for part in [p.strip() for p in fields.take("trick", EMPTY).split(";") if p.strip() not in ("", EMPTY)]:
         who, _, cards = part.partition(":")
-        if not who.strip().isdigit() or int(who) >= n:
+        if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("trick", f"each play is 'SEAT: CARDS' with a seat 0..{n - 1}")
-        game.trick.append((int(who), _combo(game, fields, "trick", parse(cards.strip()))))
+        game.trick.append((int(who), _combo(game, fields, "trick", _cards_in(fields, "trick", cards.strip()))))
     top = fields.take("top", EMPTY)
     if top != EMPTY:
         who, _, description = top.partition(":")
-        if not who.strip().isdigit() or int(who) >= n:
+        if not is_number(who.strip()) or int(who) >= n:
             raise fields.error("top", f"expected 'SEAT: DESCRIPTION' with a seat 0..{n - 1}")
-        top_cards = parse(description.rpartition(":")[2].strip())
+        top_cards = _cards_in(fields, "top", description.rpartition(":")[2].strip())
         game.top, game.top_seat = _combo(game, fields, "top", top_cards, description.strip()), int(who)
         latest = game.trick[-1] if game.trick else None
         if latest is None or latest[0] != game.top_seat or set(latest[1].cards) != set(top_cards):
