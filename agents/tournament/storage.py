@@ -107,11 +107,17 @@ def _reading(path: Path) -> Iterator[None]:
 class TournamentStore:
     """The SQLite file of one tournament."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, read_only: bool = False):
+        """``read_only``: open an existing database without writing to it (a file that holds no tournament
+        tables is refused rather than given them)."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock_path = self.path.with_name(self.path.name + ".lock")
         self._lock: sqlite3.Connection | None = None
+        if read_only:
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            self._check_tables()
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path)
         try:
             with _reading(self.path):
@@ -122,6 +128,17 @@ class TournamentStore:
         except TournamentStoreError:
             self.db.close()
             raise
+
+    def _check_tables(self) -> None:
+        try:
+            with _reading(self.path):
+                names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except TournamentStoreError:
+            self.db.close()
+            raise
+        if not {"meta", "games"} <= names:
+            self.db.close()
+            raise TournamentStoreError(f"{self.path} is an SQLite database but not a tournament's (no games table)")
 
     # ------------------------------------------------------------------ settings
     def settings(self) -> dict[str, Any] | None:

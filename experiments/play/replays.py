@@ -58,7 +58,7 @@ def stored_game(db_path: str | Path, deal: int, seating: int) -> dict[str, Any]:
     if not Path(db_path).is_file():
         raise Refused(f"no tournament database at {db_path}")
     try:
-        with TournamentStore(db_path) as store:
+        with TournamentStore(db_path, read_only=True) as store:
             settings = store.settings()
             records = {(r.deal, r.seating): r for r in store.records()}
     except TournamentStoreError as error:

@@ -18,6 +18,7 @@ from cardenvs.agents.tournament.storage import (
     DatabaseBusyError,
     SettingsMismatchError,
     TournamentStore,
+    TournamentStoreError,
 )
 from cardenvs.agents.tournament.worker import GamePlayer, GameRecord
 
@@ -207,3 +208,22 @@ def test_a_malformed_settings_row_names_the_file(stored: Path) -> None:
         connection.execute("UPDATE meta SET value = '{oops' WHERE key = 'settings'")
     with pytest.raises(DamagedDatabaseError, match=rf"{stored}: the settings row is not valid JSON"):
         _read_all(stored)
+
+
+def test_read_only_opening_refuses_a_foreign_database_without_writing_to_it(tmp_path: Path) -> None:
+    foreign = tmp_path / "notes.sqlite"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    before = foreign.read_bytes()
+    with pytest.raises(TournamentStoreError, match="not a tournament's"):
+        TournamentStore(foreign, read_only=True)
+    assert foreign.read_bytes() == before
+    with sqlite3.connect(foreign) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"notes"}
+
+
+def test_read_only_opening_reads_a_tournament(stored: Path) -> None:
+    with TournamentStore(stored, read_only=True) as store:
+        assert store.settings() is not None
+        assert len(store.records()) == 24
