@@ -26,6 +26,10 @@ class InfoSet:
     """Our ``information_state_string``."""
     observation: np.ndarray
     legal: tuple[int, ...]
+    start: tuple[int, tuple[int, ...]] | None = None
+    """Part-way through a composite move: the set where the move began (its index) and the sub-steps taken since."""
+    engine: Any = None
+    """At the start of a move: the engine of one history of the set (to play a policy's whole move from)."""
 
 
 @dataclass
@@ -41,6 +45,8 @@ class GameTree:
     truncated: int = 0
     """Terminal states reached by the step cap (a draw)."""
     chance_outcomes: int = 0
+    num_actions: int = 0
+    """The game's action ids (``num_distinct_actions``)."""
     _game: Any = field(default=None, repr=False)
 
     def game(self) -> Any:
@@ -63,12 +69,14 @@ def export_tree(game: Any) -> GameTree:
     """Walk every history of ``game`` (one of ours with an explicit deal) and write its Gambit twin."""
     n = game.num_players()
     numbers: list[dict[str, int]] = [{} for _ in range(n)]
-    tree = GameTree("", [[] for _ in range(n)])
+    tree = GameTree("", [[] for _ in range(n)], num_actions=game.num_distinct_actions())
     lines = [f'EFG 2 R "{game.get_type().short_name}" {{ {" ".join(f"{chr(34)}Pl{p}{chr(34)}" for p in range(n))} }}']
     cap = game.max_game_length()
-    stack: list[Any] = [game.new_initial_state()]
+    Link = tuple[int, int, tuple[int, ...]] | None  # (player, set where its move began, sub-steps since)
+    stack: list[tuple[Any, Link]] = [(game.new_initial_state(), None)]
     while stack:
-        state = stack.pop()
+        state, link = stack.pop()
+        children: list[Link] | None = None
         tree.histories += 1
         if state.is_terminal():
             tree.terminals += 1
@@ -85,15 +93,29 @@ def export_tree(game: Any) -> GameTree:
         else:
             player = state.current_player()
             key = state.information_state_string(player)
+            engine = state.table.engine
+            midway = link is not None and link[0] == player and engine.move_in_progress()
             number = numbers[player].get(key)
             if number is None:
                 number = numbers[player][key] = len(numbers[player]) + 1
                 observation = np.asarray(state.observation_tensor(player), dtype=np.float32)
-                tree.infosets[player].append(InfoSet(key, observation, tuple(actions)))
+                infoset = InfoSet(key, observation, tuple(actions))
+                if midway:
+                    assert link is not None
+                    infoset.start = (link[1], link[2])
+                else:
+                    infoset.engine = engine.clone()
+                tree.infosets[player].append(infoset)
+            if midway:
+                assert link is not None
+                children = [(player, link[1], (*link[2], a)) for a in actions]
+            else:
+                children = [(player, number - 1, (a,)) for a in actions]
             labels = " ".join(f'"{a}"' for a in actions)
             lines.append(f'p "" {player + 1} {number} "i{number}" {{ {labels} }} 0')
         assert len(state.history()) <= cap + 1
-        stack.extend(state.child(a) for a in reversed(actions))
+        links = children if children is not None else [None] * len(actions)
+        stack.extend((state.child(a), ln) for a, ln in zip(reversed(actions), reversed(links), strict=True))
     tree.efg = "\n".join(lines) + "\n"
     return tree
 
@@ -125,13 +147,13 @@ class EfgIndex:
 
     def efg_policy(self, table: list[list[dict[int, float]]]) -> Any:
         """A ``pyspiel.TabularPolicy`` of the twin from a table per player and set (our action id → probability,
-        sets in :attr:`GameTree.infosets` order)."""
+        sets in :attr:`GameTree.infosets` order; a legal action a row leaves out has probability 0)."""
         entries: dict[str, list[tuple[int, float]]] = {}
         for player, sets in enumerate(table):
             for index, probabilities in enumerate(sets):
                 key = self.keys[player][index + 1]
                 ids = self.actions[key]
-                entries[key] = [(ids[a], p) for a, p in probabilities.items()]
+                entries[key] = [(efg, probabilities.get(a, 0.0)) for a, efg in ids.items()]
         return pyspiel.TabularPolicy(entries)
 
     def our_table(self, policy: Any) -> list[list[dict[int, float]]]:
