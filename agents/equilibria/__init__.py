@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -78,25 +78,35 @@ def read_table(path: Path, prefix: str) -> dict[str, dict[int, float]]:
 
 
 class TablePolicy(Policy):
-    """Plays a table keyed by the observation: samples the row of the observation it is shown; an observation the
-    table lacks is an error (the table was made for one variant's observations)."""
+    """Plays a table keyed by the observation: samples the row of the observation it is shown. An observation the
+    table lacks (the table was made for one variant's observations) is an error, or with ``unknown="uniform"`` is
+    played uniformly at random (a search that samples worlds the game cannot reach shows the policy such
+    observations)."""
 
-    def __init__(self, context: PolicyContext, seed: int | None = None, *, rows: Mapping[str, Row], name: str):
+    def __init__(
+        self,
+        context: PolicyContext,
+        seed: int | None = None,
+        *,
+        rows: Mapping[str, Row],
+        name: str,
+        unknown: Literal["error", "uniform"] = "error",
+    ):
         super().__init__(context, seed)
         self.rows = rows
         self.name = name
-
-    def distribution(self, observation: np.ndarray) -> Row:
-        row = self.rows.get(observation_key(observation))
-        if row is None:
-            raise InvalidOptionError(
-                f"{self.name}: an observation its table does not hold (it plays {self.context.env_id} only with the "
-                "options it was made for)"
-            )
-        return row
+        self.unknown = unknown
 
     def act(self, observation: Mapping[str, np.ndarray]) -> int:
-        row = self.distribution(observation["observation"])
+        row = self.rows.get(observation_key(observation["observation"]))
+        if row is None:
+            if self.unknown == "error":
+                raise InvalidOptionError(
+                    f"{self.name}: an observation its table does not hold (it plays {self.context.env_id} only with "
+                    "the options it was made for)"
+                )
+            legal = np.flatnonzero(observation["action_mask"])
+            return int(legal[self.rng.integers(len(legal))])
         actions: Sequence[int] = list(row)
         probs = np.asarray([row[a] for a in actions], dtype=np.float64)
         return int(actions[int(self.rng.choice(len(actions), p=probs / probs.sum()))])

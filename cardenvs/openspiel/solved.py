@@ -10,7 +10,7 @@ over the policy's own value: what our local best response estimates).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +78,7 @@ def queried_table(tree: GameTree, make: Callable[[int], Policy], samples: int) -
     moves: dict[tuple[str, tuple[int, ...]], list[tuple[int, ...]]] = {}
     played: list[list[list[tuple[int, ...]]]] = []
     for player, sets in enumerate(tree.infosets):
-        rows = []
+        rows: list[list[tuple[int, ...]]] = []
         for infoset in sets:
             if infoset.engine is None:
                 rows.append([])
@@ -129,25 +129,51 @@ def uniform_table(tree: GameTree) -> Table:
     return [[{a: 1.0 / len(s.legal) for a in s.legal} for s in sets] for sets in tree.infosets]
 
 
-def observation_rows(tree: GameTree, table: Table) -> dict[str, dict[int, float]]:
-    """A table keyed by observation: the mean row of the information sets sharing an observation (what a policy
-    shown only the observation can play; exact where the observation identifies the set)."""
+def reach(index: EfgIndex, table: Table) -> list[list[float]]:
+    """How likely each information set is reached when both players play ``table``: the summed probability (chance
+    and both players) of its histories."""
+    game = index.tree.game()
+    where = {key: (player, number - 1) for player, keys in enumerate(index.keys) for number, key in keys.items()}
+    weights = [[0.0] * len(sets) for sets in index.tree.infosets]
+    stack = [(game.new_initial_state(), 1.0)]
+    while stack:
+        state, p = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack.extend((state.child(a), p * q) for a, q in state.chance_outcomes())
+            continue
+        player, number = where[state.information_state_string(state.current_player())]
+        weights[player][number] += p
+        ours = {efg: a for a, efg in index.actions[index.keys[player][number + 1]].items()}
+        row = table[player][number]
+        stack.extend((state.child(a), p * row.get(ours[a], 0.0)) for a in state.legal_actions() if p > 0)
+    return weights
+
+
+def observation_rows(
+    tree: GameTree, table: Table, weights: list[list[float]] | None = None
+) -> dict[str, dict[int, float]]:
+    """A table keyed by observation: the mean row of the information sets sharing an observation, weighted by
+    ``weights`` (how likely each set is reached; equal weights by default, and where all weights are 0). This is
+    what a policy shown only the observation can play; exact where the observation identifies the set."""
     sums: dict[str, dict[int, float]] = {}
-    counts: dict[str, int] = {}
+    totals: dict[str, float] = {}
     legal: dict[str, tuple[int, ...]] = {}
-    for sets, rows in zip(tree.infosets, table, strict=True):
-        for infoset, row in zip(sets, rows, strict=True):
+    for player, (sets, rows) in enumerate(zip(tree.infosets, table, strict=True)):
+        for number, (infoset, row) in enumerate(zip(sets, rows, strict=True)):
             key = observation_key(infoset.observation)
             if legal.setdefault(key, infoset.legal) != infoset.legal:
                 raise ValueError(f"one observation, two sets of legal actions: {legal[key]} and {infoset.legal}")
+            weight = 1.0 if weights is None else weights[player][number] + 1e-12
             total = sums.setdefault(key, {})
             for a, p in row.items():
-                total[a] = total.get(a, 0.0) + p
-            counts[key] = counts.get(key, 0) + 1
-    return {key: {a: p / counts[key] for a, p in row.items()} for key, row in sums.items()}
+                total[a] = total.get(a, 0.0) + weight * p
+            totals[key] = totals.get(key, 0.0) + weight
+    return {key: {a: p / totals[key] for a, p in row.items()} for key, row in sums.items()}
 
 
-def table_from_rows(tree: GameTree, rows: dict[str, Row]) -> Table:
+def table_from_rows(tree: GameTree, rows: Mapping[str, Row]) -> Table:
     """The tabular policy over information sets of a table keyed by observation."""
     return [[dict(rows[observation_key(s.observation)]) for s in sets] for sets in tree.infosets]
 
@@ -167,6 +193,7 @@ __all__ = [
     "nash_conv",
     "observation_rows",
     "queried_table",
+    "reach",
     "solve",
     "table_from_rows",
     "uniform_table",

@@ -209,3 +209,19 @@ def test_a_bot_read_as_a_table_plays_as_the_bot() -> None:
             total += env.rewards.get("player_0", 0.0)
         scores.append(total)
     assert exact == pytest.approx(np.mean(scores), abs=4 * np.std(scores) / np.sqrt(len(scores)) + 0.005)
+
+
+def test_the_exact_equilibrium_is_an_openspiel_policy_of_the_variant() -> None:
+    from cardenvs.openspiel.small import equilibrium
+
+    policy = equilibrium("kyuuri")
+    state = policy.game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+            continue
+        probabilities = policy.action_probabilities(state)
+        assert set(probabilities) == set(state.legal_actions())
+        assert sum(probabilities.values()) == pytest.approx(1, abs=1e-5)
+        state.apply_action(max(probabilities, key=probabilities.get))
