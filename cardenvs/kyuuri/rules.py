@@ -144,7 +144,8 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         total = np.sum(counts, axis=0)
         if (total > self.copies).any():
             raise InvalidOptionError(
-                f"the hands {ranks_text(total)} hold more of a rank than the deck ({ranks_text(self.copies)})"
+                f"a rank is dealt more than {COPIES} times, or is not in the deck ({ranks_text(self.copies)}): "
+                f"{ranks_text(total)}"
             )
         return counts
 

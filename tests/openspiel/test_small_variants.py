@@ -140,11 +140,11 @@ def test_plain_mcts_bot_plays_a_game(name: str) -> None:
 def test_rewards_before_the_end_need_their_declaration() -> None:
     options = {"num_players": 2, "fixed_deals": 2, "reward_mode": "penalty"}
     wrong = cos.register(
-        "kyuuri-v0", name="python_cardenvs_kyuuri_penalty", utility=cos.Utility(False, -28, 28), **options
+        "kyuuri-v0", name="python_cardenvs_kyuuri_two_deals", utility=cos.Utility(False, -28, 28), **options
     )
     right = cos.register(
         "kyuuri-v0",
-        name="python_cardenvs_kyuuri_penalty_paid",
+        name="python_cardenvs_kyuuri_two_deals_paid",
         utility=cos.Utility(False, -28, 28, paid_at_end=False),
         **options,
     )
