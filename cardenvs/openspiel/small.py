@@ -56,7 +56,7 @@ def register_small(game: str) -> str:
     return register(variant.env_id, name=variant.name, explicit_deal=True, **variant.options)
 
 
-class InformationTablePolicy(policy_lib.Policy):  # type: ignore[misc]
+class InformationTablePolicy(policy_lib.Policy):
     """An OpenSpiel policy read from a table keyed by the digest of the information-state string (the exact
     equilibria of :mod:`agents.equilibria`)."""
 
