@@ -6,9 +6,11 @@
 
 Importing this module registers every id of :data:`cardenvs.ENV_IDS`, at its default options, as the OpenSpiel
 Python game ``python_cardenvs_<game>``; :func:`register` adds an id with other options under a name of your
-choice. The deal is a sampled-stochastic chance node; observation and information-state tensors are the acting
-seat's observation vector (named views per feature group); the information-state string identifies the
-information set; ``resample_from_infostate`` is the engine's re-deal. ``docs/openspiel.md`` shows it at work.
+choice. The deal is a sampled-stochastic chance node (an explicit one, every deal listed, for the small
+variants of :mod:`cardenvs.openspiel.small`, which OpenSpiel solves exactly); observation and information-state
+tensors are the acting seat's observation vector (named views per feature group); the information-state string
+identifies the information set; ``resample_from_infostate`` is the engine's re-deal. ``docs/openspiel.md`` shows it
+at work.
 """
 
 from __future__ import annotations

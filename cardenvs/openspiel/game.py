@@ -2,7 +2,8 @@
 
 A state starts at a sampled-stochastic chance node whose one outcome, ``deal`` (action 0), deals the cards: the
 deal is what ``reset(seed=s)`` of the cardenvs env deals, ``s`` drawn from the game's generator when the state is
-made (game parameter ``rng_seed``, -1 for fresh entropy). From then on every OpenSpiel action is one of our
+made (game parameter ``rng_seed``, -1 for fresh entropy). A game registered with ``explicit_deal=True`` lists every
+deal instead, with its probability (:mod:`cardenvs.openspiel.deals`). From then on every OpenSpiel action is one of our
 action ids: composite moves keep their sub-steps, each a decision with its own exact legal actions.
 """
 

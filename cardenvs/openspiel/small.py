@@ -3,14 +3,8 @@ registered with its deal an explicit chance node (``docs/openspiel.md``, "Small 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import pyspiel
-from open_spiel.python import policy as policy_lib
-
-from cardenvs.agents.equilibria import ROOT, digest, read_table
 
 
 @dataclass(frozen=True)
@@ -54,28 +48,3 @@ def register_small(game: str) -> str:
 
     variant = SMALL_VARIANTS[game]
     return register(variant.env_id, name=variant.name, explicit_deal=True, **variant.options)
-
-
-class InformationTablePolicy(policy_lib.Policy):
-    """An OpenSpiel policy read from a table keyed by the digest of the information-state string (the exact
-    equilibria of :mod:`agents.equilibria`)."""
-
-    def __init__(self, game: Any, rows: Mapping[str, Mapping[int, float]]):
-        super().__init__(game, list(range(game.num_players())))
-        self.rows = rows
-
-    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
-        player = state.current_player() if player_id is None else player_id
-        key = state.information_state_string(player)
-        row = self.rows.get(digest(key))
-        if row is None:
-            raise KeyError(f"the table has no information set {key[:200]!r}")
-        return {a: row.get(a, 0.0) for a in state.legal_actions(player)}
-
-
-def equilibrium(game: str) -> InformationTablePolicy:
-    """The shipped equilibrium of ``game``'s small variant as an OpenSpiel policy of its game (exact: keyed by the
-    information state, so that ``exploitability.nash_conv(pyspiel.load_game(register_small(game)), policy)`` is
-    the recorded NashConv)."""
-    rows = read_table(ROOT / f"{game}-small.npz", "info")
-    return InformationTablePolicy(pyspiel.load_game(register_small(game)), rows)

@@ -18,7 +18,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardenvs.openspiel as cos  # noqa: E402  (after the skip: it needs OpenSpiel)
 from cardenvs.agents import make_policy  # noqa: E402
 from cardenvs.agents.equilibria import ROOT  # noqa: E402
-from cardenvs.openspiel import solved  # noqa: E402
+from cardenvs.agents.exploitability import exact as solved  # noqa: E402
 from cardenvs.openspiel.small import SMALL_VARIANTS, register_small  # noqa: E402
 from cardenvs.openspiel.tree import EfgIndex, export_tree  # noqa: E402
 
@@ -212,7 +212,7 @@ def test_a_bot_read_as_a_table_plays_as_the_bot() -> None:
 
 
 def test_the_exact_equilibrium_is_an_openspiel_policy_of_the_variant() -> None:
-    from cardenvs.openspiel.small import equilibrium
+    from cardenvs.agents.exploitability.exact import equilibrium
 
     policy = equilibrium("kyuuri")
     state = policy.game.new_initial_state()
