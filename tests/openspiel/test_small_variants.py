@@ -225,3 +225,17 @@ def test_the_exact_equilibrium_is_an_openspiel_policy_of_the_variant() -> None:
         assert set(probabilities) == set(state.legal_actions())
         assert sum(probabilities.values()) == pytest.approx(1, abs=1e-5)
         state.apply_action(max(probabilities, key=probabilities.get))
+
+
+@pytest.mark.slow
+def test_calibration_rows_keep_the_lbr_below_the_truth() -> None:
+    # about 15 s on an idle machine (the tree, the bots read as tables, five LBR runs of 5 deals)
+    from cardenvs.agents.exploitability import LbrBudget
+    from experiments.exploitability_calibration import calibrate
+
+    rows = calibrate("kyuuri", deals=5, budget=LbrBudget(worlds=1, max_moves=3))
+    assert {r["policy"] for r in rows} == {"random", "kyuuri/rule", "kyuuri/thrifty", "never-challenge", "equilibrium"}
+    for row in rows:
+        assert row["lbr_low"] <= row["exact"] + 1e-9, row  # a lower bound, within its interval
+    exact = {r["policy"]: r["exact"] for r in rows}
+    assert exact["equilibrium"] < 1e-4 < exact["kyuuri/thrifty"] < exact["kyuuri/rule"] < exact["random"]
