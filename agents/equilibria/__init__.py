@@ -121,6 +121,11 @@ def card(game: str) -> dict[str, Any]:
     return result
 
 
+def table_file(name: str) -> Path:
+    """The ``.npz`` of ``<game>-small`` (what an entrant's fingerprint hashes)."""
+    return ROOT / f"{card(name.removesuffix('-small'))['name']}.npz"
+
+
 def equilibrium_names() -> list[str]:
     """``<game>-small`` of every shipped equilibrium."""
     return sorted(p.stem for p in ROOT.glob("*-small.json"))
@@ -136,5 +141,5 @@ def equilibrium_policy(argument: str, context: PolicyContext, seed: int | None) 
             f"equilibrium:{argument} plays {info['env_id']} with options {info['options']} only, not "
             f"{context.env_id} with {context.options}"
         )
-    rows = read_table(ROOT / f"{game}-small.npz", "obs")
+    rows = read_table(table_file(argument), "obs")
     return TablePolicy(context, seed, rows=rows, name=f"equilibrium:{argument}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -239,3 +240,22 @@ def test_calibration_rows_keep_the_lbr_below_the_truth() -> None:
         assert row["lbr_low"] <= row["exact"] + 1e-9, row  # a lower bound, within its interval
     exact = {r["policy"]: r["exact"] for r in rows}
     assert exact["equilibrium"] < 1e-4 < exact["kyuuri/thrifty"] < exact["kyuuri/rule"] < exact["random"]
+
+
+def test_the_equilibrium_spec_is_fingerprinted_by_its_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import shutil
+
+    from cardenvs.agents import equilibria
+    from cardenvs.agents.base import PolicyContext
+    from cardenvs.agents.specs import fingerprinted_policy
+
+    variant = SMALL_VARIANTS["kyuuri"]
+    env = PolicyContext.from_env(cardenvs.make(variant.env_id, **variant.options))
+    _, shipped = fingerprinted_policy("equilibrium:kyuuri-small", env)
+    for name in ("kyuuri-small.json", "kyuuri-small.npz"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    with open(tmp_path / "kyuuri-small.npz", "ab") as table:
+        table.write(b"\0")  # another table (the zip reader ignores trailing bytes)
+    monkeypatch.setattr(equilibria, "ROOT", tmp_path)
+    _, changed = fingerprinted_policy("equilibrium:kyuuri-small", env)
+    assert changed != shipped
