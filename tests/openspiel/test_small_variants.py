@@ -138,6 +138,14 @@ def test_plain_mcts_bot_plays_a_game(name: str) -> None:
     assert sum(state.returns()) == pytest.approx(0)
 
 
+def test_plain_mcts_bot_accepts_every_game_at_its_default_options() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    rs = np.random.RandomState(0)
+    for name in cos.GAME_NAMES:
+        mcts.MCTSBot(pyspiel.load_game(name), 2.0, 4, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+
+
 def test_rewards_before_the_end_need_their_declaration() -> None:
     options = {"num_players": 2, "fixed_deals": 2, "reward_mode": "penalty"}
     wrong = cos.register(
