@@ -101,15 +101,23 @@ def _fastbot(argument: str, context: PolicyContext, seed: int | None) -> Policy:
 CHECKPOINT_PREFIXES = ("ckpt", "ckpt-greedy")
 """The prefixes whose argument is a checkpoint file (its bytes are part of an entrant's fingerprint)."""
 
+def _equilibrium(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.equilibria import equilibrium_policy
+
+    return equilibrium_policy(argument, context, seed)
+
+
 RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
     "ckpt": _checkpoint(greedy=False),
+    "equilibrium": _equilibrium,
     "ckpt-greedy": _checkpoint(greedy=True),
     "search": _search,
     "fastbot": _fastbot,
 }
 """Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax;
 ``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`; ``fastbot:NAME`` plays the
-array-program twin of the rule bot ``NAME`` (:mod:`agents.fast_bots`, needs JAX)."""
+array-program twin of the rule bot ``NAME`` (:mod:`agents.fast_bots`, needs JAX);
+``equilibrium:<game>-small`` an exact equilibrium of a small variant (:mod:`agents.equilibria`)."""
 
 
 ZOO: dict[str, dict[str, str]] = {}

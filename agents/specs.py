@@ -57,6 +57,7 @@ ACCEPTED_FORMS = """accepted policy specs:
   ...:Name?p=0.3&seed=2       keyword parameters for Name, as Python literals (seed fixes the policy's seed)
   ckpt:PATH, ckpt-greedy:PATH a trained checkpoint (sampling, argmax)
   zoo:GAME/NAME               a trained agent shipped with cardenvs (agents.policy_names lists them)
+  equilibrium:GAME-small      the exact equilibrium of a small variant (agents.equilibria)
   py:package.module:Factory   the older form: Factory(context, seed, **params)"""
 
 
@@ -330,6 +331,10 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
         from cardenvs.agents.zoo import zoo_card
 
         yield zoo_card(parsed.attribute).weights.read_bytes()
+    elif parsed.kind == "prefix" and parsed.target == "equilibrium":
+        from cardenvs.agents.equilibria import table_file
+
+        yield table_file(parsed.attribute).read_bytes()
     elif parsed.kind == "prefix" and parsed.target in registry.CHECKPOINT_PREFIXES:
         from cardenvs.agents.sb3_policy import checkpoint_file
 

@@ -190,7 +190,7 @@ def test_the_docs_page_runs_and_is_listed() -> None:
 
     page = DOCS / "openspiel.md"
     blocks = python_blocks(page)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         exec(compile(block, str(page), "exec"), {})
     assert "(openspiel.md)" in (DOCS / "index.md").read_text()

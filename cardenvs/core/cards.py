@@ -149,6 +149,24 @@ YONINKAN_40 = _deck(
 ZHENG_SHANG_YOU_54 = _deck("zheng-shang-you-54", range(NUM_CARD_IDS))
 """The 54-card pack with distinguishable black (``BJ``) and red (``RJ``) jokers."""
 
+
+
+def highest_ranks_deck(num_ranks: int) -> Deck:
+    """The four suits of the ``num_ranks`` highest ranks (2 → K, A; 9 → the 36-card pack 6…A): the small decks of
+    the variants solved exactly (``docs/openspiel.md``)."""
+    if not 1 <= num_ranks <= NUM_RANKS:
+        raise ValueError(f"a deck has 1–{NUM_RANKS} ranks, got {num_ranks}")
+    if num_ranks == 9:
+        return SHORT_36
+    if num_ranks == NUM_RANKS:
+        return STANDARD_52
+    low = NUM_RANKS - num_ranks
+    return _deck(f"highest-{4 * num_ranks}", [c for c in _STANDARD if rank_of(c) >= low])
+
+
+SMALL_DECK_SIZES: tuple[int, ...] = tuple(4 * k for k in range(2, NUM_RANKS))
+"""Deck sizes of :func:`highest_ranks_deck` below 52: 8, 12, …, 48 (four cards a rank)."""
+
 DECKS: dict[str, Deck] = {d.name: d for d in (STANDARD_52, SHORT_36, GONINKAN_50, YONINKAN_40, ZHENG_SHANG_YOU_54)}
 
 

@@ -70,6 +70,11 @@ class KyuuriFast:
             max_steps = opts.hand_size * n * opts.deals_cap + 1
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
+        if opts.deck_size != 52 or opts.deal_size is not None:
+            raise InvalidOptionError(
+                f"the JAX Kyuuri deals 7 (or Swedish 6) cards from 52 only; deck_size={opts.deck_size} and "
+                f"deal_size={opts.deal_size} are not supported"
+            )
         self.options = opts
         self.max_steps = max_steps
         self.num_players = n

@@ -78,6 +78,10 @@ class VerishFast:
             max_steps = DEFINITION.default_max_steps(opts)
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
+        if opts.deck_size not in (None, 36, 52):
+            raise InvalidOptionError(
+                f"the JAX Verish' ne verish' deals 36 or 52 cards only; deck_size={opts.deck_size} is not supported"
+            )
         self.options = opts
         self.max_steps = max_steps
         self.num_players = n = opts.num_players

@@ -91,6 +91,10 @@ class YukushiFast:
             max_steps = DEFINITION.default_max_steps(opts)
         if max_steps < 1:
             raise InvalidOptionError(f"max_steps must be a positive int, got {max_steps}")
+        if opts.deck_size != 52:
+            raise InvalidOptionError(
+                f"the JAX Yukushi deals the 52-card pack only; deck_size={opts.deck_size} is not supported"
+            )
         self.options = opts
         self.max_steps = max_steps
         self.num_players = n = opts.num_players

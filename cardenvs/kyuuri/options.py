@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
+from cardenvs.core.cards import NUM_RANKS, SMALL_DECK_SIZES
 from cardenvs.core.options import require
 
 EpisodeUnit = Literal["game", "deal"]
@@ -49,6 +52,11 @@ class KyuuriOptions:
     player gets minus the change its penalty took from that deal's scoring (a bonus pays back)."""
     dealer: int | None = None
     """Dealer of the first deal; ``None`` draws one at random."""
+    deck_size: int = 52
+    """The 52-card pack, or a smaller deck of the highest ranks (8 = K and A, 12, …, 48; four cards a rank): the
+    small variants that OpenSpiel solves exactly. Not in the seed."""
+    deal_size: int | None = None
+    """Cards dealt to each player (and tricks per deal); ``None``: 7, or 6 in Swedish Gurka. Not in the seed."""
 
     def __post_init__(self) -> None:
         require(2 <= self.num_players <= 7, f"num_players must be 2–7 for Kyuuri, got {self.num_players}")
@@ -63,14 +71,37 @@ class KyuuriOptions:
             "fixed_deals plays several deals; it cannot be combined with episode='deal'",
         )
         require(
+            self.deck_size == 52 or self.deck_size in SMALL_DECK_SIZES,
+            f"deck_size must be 52 or a smaller deck of the highest ranks (8, 12, …, 48), got {self.deck_size}",
+        )
+        require(
+            self.deal_size is None or 1 <= self.deal_size <= HAND_SIZE,
+            f"deal_size must be None or 1–{HAND_SIZE} cards, got {self.deal_size}",
+        )
+        require(
+            self.hand_size * self.num_players <= self.deck_size,
+            f"{self.num_players} hands of {self.hand_size} cards need {self.hand_size * self.num_players} cards; "
+            f"the deck has {self.deck_size} (lower deal_size or num_players, or raise deck_size)",
+        )
+        require(
             self.dealer is None or 0 <= self.dealer < self.num_players,
             f"dealer must be None or a seat 0..{self.num_players - 1}, got {self.dealer}",
         )
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each player (and tricks per deal): 7, or 6 in Swedish Gurka."""
+        """Cards dealt to each player (and tricks per deal): ``deal_size``, else 7, or 6 in Swedish Gurka."""
+        if self.deal_size is not None:
+            return self.deal_size
         return SWEDISH_HAND_SIZE if self.swedish_gurka else HAND_SIZE
+
+    @property
+    def rank_copies(self) -> np.ndarray:
+        """Copies of each rank (2 … A) in the deck: four of each of the ``deck_size // 4`` highest, else 0."""
+        copies = np.zeros(NUM_RANKS, dtype=np.int8)
+        copies[NUM_RANKS - self.deck_size // 4 :] = 4
+        copies.flags.writeable = False
+        return copies
 
     @property
     def eliminates(self) -> bool:

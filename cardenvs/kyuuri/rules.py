@@ -70,7 +70,9 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         """Per seat, the bit set of ranks in hand (masks and the lowest card read it)."""
         self.stock = np.zeros(NUM_RANKS, dtype=np.int8)
         self.played = PlayedCards(n, NUM_RANKS)
-        self.unseen_base = np.full(NUM_RANKS, COPIES, dtype=np.int8)
+        self.copies = options.rank_copies
+        """Copies of each rank in the deck (four, or none for ranks left out of a small deck)."""
+        self.unseen_base = self.copies.copy()
         """Copies per rank not played this deal (an observer subtracts its own hand)."""
         self.trick = Trick(leader=-1)
         self.trick_winner = -1
@@ -98,7 +100,7 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         """A game from an explicit deal, for tests and analysis.
 
         ``dealer`` defaults to the options' dealer (else seat 0). ``hands[i]`` lists player ``i``'s ranks as
-        text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player); the stock is the rest of the 52 cards.
+        text (``"6 K 3 9 9 2 A"``; ``""`` for an eliminated player); the stock is the rest of the deck.
         ``penalties``, ``eliminated`` and ``cucumbers`` set the scores so far, ``deals_played`` the deals already
         completed, and ``later_deals`` the hands of the following deals, in order, each read when its deal starts
         (random deals follow once they run out)."""
@@ -140,14 +142,17 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
             if c.sum() != wanted:
                 raise InvalidOptionError(f"player {seat} must be dealt {wanted} cards, got {hands[seat]!r}")
         total = np.sum(counts, axis=0)
-        if total.max() > COPIES:
-            raise InvalidOptionError(f"a rank is dealt more than {COPIES} times: {ranks_text(total)}")
+        if (total > self.copies).any():
+            raise InvalidOptionError(
+                f"a rank is dealt more than {COPIES} times, or is not in the deck ({ranks_text(self.copies)}): "
+                f"{ranks_text(total)}"
+            )
         return counts
 
     def _random_hands(self) -> list[np.ndarray]:
-        """Shuffle the 52 cards and deal one at a time from the dealer's left neighbour, clockwise."""
+        """Shuffle the deck and deal one at a time from the dealer's left neighbour, clockwise."""
         n = self.num_players
-        ranks = self.rng.permutation(NUM_RANKS * COPIES) // COPIES
+        ranks = self.rng.permutation(np.repeat(np.arange(NUM_RANKS), self.copies))
         alive = self._alive_from(next_seat(self.dealer, self.alive))
         dealt = ranks[: self.hand_size * len(alive)]
         hands = [np.zeros(NUM_RANKS, dtype=np.int8) for _ in range(n)]
@@ -160,9 +165,9 @@ class KyuuriGame(RulesEngine[KyuuriOptions]):
         for seat in range(n):
             self.hands[seat] = hands[seat]
             self.held[seat] = sum(1 << r for r in range(NUM_RANKS) if hands[seat][r])
-        self.stock[:] = COPIES - self.hands.sum(axis=0)
+        self.stock[:] = self.copies - self.hands.sum(axis=0)
         self.played.clear()
-        self.unseen_base[:] = COPIES
+        self.unseen_base[:] = self.copies
         self.tricks_played = 0
         alive = self.alive
         self.in_play = sum(alive)

@@ -6,9 +6,11 @@
 
 Importing this module registers every id of :data:`cardenvs.ENV_IDS`, at its default options, as the OpenSpiel
 Python game ``python_cardenvs_<game>``; :func:`register` adds an id with other options under a name of your
-choice. The deal is a sampled-stochastic chance node; observation and information-state tensors are the acting
-seat's observation vector (named views per feature group); the information-state string identifies the
-information set; ``resample_from_infostate`` is the engine's re-deal. ``docs/openspiel.md`` shows it at work.
+choice. The deal is a sampled-stochastic chance node (an explicit one, every deal listed, for the small
+variants of :mod:`cardenvs.openspiel.small`, which OpenSpiel solves exactly); observation and information-state
+tensors are the acting seat's observation vector (named views per feature group); the information-state string
+identifies the information set; ``resample_from_infostate`` is the engine's re-deal. ``docs/openspiel.md`` shows it
+at work.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from cardenvs.core.errors import InvalidOptionError
+from cardenvs.openspiel.deals import deal_rules, enumerate_deals
 from cardenvs.openspiel.game import SPECS, CardGame, CardGameState, GameSpec, Utility, game_class
 from cardenvs.registry import ENV_IDS, game_name, make_raw
 
@@ -52,13 +55,23 @@ def default_name(env_id: str) -> str:
     return PREFIX + game_name(env_id)
 
 
-def register(env_id: str, *, name: str | None = None, utility: Utility | None = None, **options: Any) -> str:
+def register(
+    env_id: str,
+    *,
+    name: str | None = None,
+    utility: Utility | None = None,
+    explicit_deal: bool = False,
+    **options: Any,
+) -> str:
     """Register ``env_id`` with ``options`` as an OpenSpiel game and return its name (``pyspiel.load_game(name)``).
 
     ``name`` is required with options (the default name is the default options' game). ``utility`` declares the
-    range of returns and whether they sum to 0 (default: :data:`DEFAULT_UTILITY` of the game); a terminal state
-    outside it raises. Options are the env's (``max_steps`` included). Registering a name again with the same
-    arguments returns it; with other arguments, or a name OpenSpiel already has, raises."""
+    range of returns, whether they sum to 0 and whether they are paid only at the end (default:
+    :data:`DEFAULT_UTILITY` of the game); a state outside it raises. ``explicit_deal`` lists every deal at the
+    chance node with its probability (small variants of the games :mod:`cardenvs.openspiel.deals` knows, one
+    deal an episode), so that CFR and exact best responses run. Options are the env's (``max_steps`` included).
+    Registering a name again with the same arguments returns it; with other arguments, or a name OpenSpiel
+    already has, raises."""
     env = make_raw(env_id, **options)
     game = env.definition.name
     if name is None:
@@ -70,14 +83,14 @@ def register(env_id: str, *, name: str | None = None, utility: Utility | None = 
         name = default_name(env_id)
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise InvalidOptionError(f"an OpenSpiel game name is lower-case letters, digits and _, got {name!r}")
-    spec = GameSpec(name, env, utility if utility is not None else DEFAULT_UTILITY[game])
     known = SPECS.get(name)
     if known is not None:
-        same = (known.env.definition, known.env.options, known.env.max_steps, known.utility) == (
+        same = (known.env.definition, known.env.options, known.env.max_steps, known.utility, known.explicit_deal) == (
             env.definition,
             env.options,
             env.max_steps,
-            spec.utility,
+            utility if utility is not None else DEFAULT_UTILITY[game],
+            explicit_deal,
         )
         if not same:
             raise InvalidOptionError(
@@ -87,6 +100,8 @@ def register(env_id: str, *, name: str | None = None, utility: Utility | None = 
         return name
     if name in pyspiel.registered_names():
         raise InvalidOptionError(f"OpenSpiel already has a game named {name}; choose another name")
+    deals = tuple(enumerate_deals(deal_rules(env))) if explicit_deal else ()
+    spec = GameSpec(name, env, utility if utility is not None else DEFAULT_UTILITY[game], deals)
     SPECS[name] = spec
     pyspiel.register_game(spec.game_type(), game_class(spec))
     return name

@@ -2,7 +2,8 @@
 
 A state starts at a sampled-stochastic chance node whose one outcome, ``deal`` (action 0), deals the cards: the
 deal is what ``reset(seed=s)`` of the cardenvs env deals, ``s`` drawn from the game's generator when the state is
-made (game parameter ``rng_seed``, -1 for fresh entropy). From then on every OpenSpiel action is one of our
+made (game parameter ``rng_seed``, -1 for fresh entropy). A game registered with ``explicit_deal=True`` lists every
+deal instead, with its probability (:mod:`cardenvs.openspiel.deals`). From then on every OpenSpiel action is one of our
 action ids: composite moves keep their sub-steps, each a decision with its own exact legal actions.
 """
 
@@ -21,6 +22,7 @@ from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import jsonable, seen_by
 from cardenvs.core.worlds import sample_world
+from cardenvs.openspiel.deals import Deal
 
 DEAL = 0
 """The chance node's only action: deal the cards."""
@@ -28,11 +30,14 @@ DEAL = 0
 
 @dataclass(frozen=True)
 class Utility:
-    """What an episode's returns are declared to be; checked on every terminal state."""
+    """What an episode's returns are declared to be; checked on every state."""
 
     zero_sum: bool
     low: float
     high: float
+    paid_at_end: bool = True
+    """Rewards come only with the last decision (OpenSpiel's reward model ``TERMINAL``, which its ``MCTSBot``
+    needs); a reward paid before the end then raises. ``False`` for episodes that pay as they go (a match)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,13 @@ class GameSpec:
     name: str
     env: CardGameEnv
     utility: Utility
+    deals: tuple[tuple[Deal, RulesEngine[Any]], ...] = ()
+    """Every deal with its engine when the deal is an explicit chance node (:mod:`cardenvs.openspiel.deals`);
+    empty when it is sampled."""
+
+    @property
+    def explicit_deal(self) -> bool:
+        return bool(self.deals)
 
     @property
     def num_players(self) -> int:
@@ -53,10 +65,14 @@ class GameSpec:
             short_name=self.name,
             long_name=f"cardenvs {self.env.definition.env_id} {self.env.options}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-            chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if self.explicit_deal
+            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
             information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
             utility=kind,
-            reward_model=pyspiel.GameType.RewardModel.REWARDS,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL
+            if self.utility.paid_at_end
+            else pyspiel.GameType.RewardModel.REWARDS,
             max_num_players=self.num_players,
             min_num_players=self.num_players,
             provides_information_state_string=True,
@@ -69,7 +85,7 @@ class GameSpec:
     def game_info(self) -> Any:
         return pyspiel.GameInfo(
             num_distinct_actions=self.env.action_table.size,
-            max_chance_outcomes=1,
+            max_chance_outcomes=max(1, len(self.deals)),
             num_players=self.num_players,
             min_utility=self.utility.low,
             max_utility=self.utility.high,
@@ -208,6 +224,9 @@ class CardGameState(pyspiel.State):
         return self.current_player() == pyspiel.PlayerId.TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.table.spec.deals
+        if deals:
+            return [(i, deal.probability) for i, (deal, _) in enumerate(deals)]
         return [(DEAL, 1.0)]
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -216,6 +235,9 @@ class CardGameState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         table = self.table
+        if table.engine is None and table.spec.deals:
+            table.engine = table.spec.deals[action][1].clone()
+            return
         if table.engine is None:
             env = table.spec.env
             env.reset(seed=self.deal_seed)  # the env's own deal (and its re-deal of a game decided at once)
@@ -229,6 +251,12 @@ class CardGameState(pyspiel.State):
         table.returns = table.returns + table.rewards
         if self.is_terminal():
             self._check_utility()
+        elif table.spec.utility.paid_at_end and table.rewards.any():
+            raise ValueError(
+                f"{table.spec.name}: rewards {table.rewards.tolist()} paid before the end, where Utility(paid_at_end="
+                "True) is declared; register it with cardenvs.openspiel.register(..., utility=Utility(..., "
+                "paid_at_end=False))"
+            )
 
     def _check_utility(self) -> None:
         spec, returns = self.table.spec, self.table.returns
@@ -243,7 +271,8 @@ class CardGameState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return "deal"
+            deals = self.table.spec.deals
+            return deals[action][0].name() if deals else "deal"
         return self.table.spec.env.action_table.name(int(action))
 
     def returns(self) -> list[float]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.bluffing_game import BluffingGame, rank_totals, ranking_rewards
-from cardenvs.core.cards import SHORT_36, STANDARD_52, Deck
+from cardenvs.core.cards import SMALL_DECK_SIZES, Deck, highest_ranks_deck
 from cardenvs.core.claim_moves import ClaimMove, claim_actions, claim_moves
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
@@ -34,7 +34,8 @@ class VerishOptions:
     num_players: int = 4
     """2–6 players."""
     deck_size: int | None = None
-    """36 (6…A) or 52; ``None``: 36 for two players, 52 otherwise (spec A1)."""
+    """36 (6…A) or 52; ``None``: 36 for two players, 52 otherwise (spec A1). A smaller deck of the highest ranks
+    (8 = K and A, 12, …, 32; four cards a rank) makes the small variants that OpenSpiel solves exactly."""
     quad_discard_optional: bool = False
     """Four of a kind is discarded automatically (seed) or, if true, at the holder's choice (pagat)."""
     forbid_discarded_rank: bool = False
@@ -50,7 +51,11 @@ class VerishOptions:
 
     def __post_init__(self) -> None:
         require(2 <= self.num_players <= 6, f"num_players must be 2–6 for Verish' ne verish', got {self.num_players}")
-        require(self.deck_size in (None, 36, 52), f"deck_size must be 36, 52 or None, got {self.deck_size}")
+        require(
+            self.deck_size in (None, 52) or self.deck_size in SMALL_DECK_SIZES[:8],
+            f"deck_size must be None, 52, 36 (6…A) or a smaller deck of the highest ranks (8, 12, …, 32), "
+            f"got {self.deck_size}",
+        )
         require(self.n_games >= 1, f"n_games must be at least 1, got {self.n_games}")
         require(
             self.dealer is None or 0 <= self.dealer < self.num_players,
@@ -60,7 +65,7 @@ class VerishOptions:
     @property
     def deck(self) -> Deck:
         size = self.deck_size if self.deck_size is not None else (36 if self.num_players == 2 else 52)
-        return SHORT_36 if size == 36 else STANDARD_52
+        return highest_ranks_deck(size // 4)
 
 
 class VerishGame(BluffingGame[VerishOptions]):

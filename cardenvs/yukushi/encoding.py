@@ -28,26 +28,33 @@ HIDDEN_COUNT_GROUPS = ("pile_size", "last_play_count", "pile_by_seat", "hand_siz
 
 
 @cache
-def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> ObservationLayout:
-    """The named layout for ``num_players`` players (52 cards, 13 ranks)."""
+def observation_layout(
+    num_players: int, max_play: int, n_games: int = 1, num_ranks: int = 13, deck_size: int = 52
+) -> ObservationLayout:
+    """The named layout for ``num_players`` players and a deck of ``deck_size`` cards in ``num_ranks`` ranks."""
     n = num_players
     return ObservationLayout(
         [
-            *claim_feature_groups(n, 13, 52),
+            *claim_feature_groups(n, num_ranks, deck_size),
             (
                 "declared_count",
                 1,
-                52,
+                deck_size,
                 "count declared by the latest play (the cards placed, unless allow_count_mismatch)",
             ),
-            ("pile_declared", 1, 52 * 8, "sum of the counts declared on the current pile"),
+            ("pile_declared", 1, deck_size * 8, "sum of the counts declared on the current pile"),
             ("building_count", max_play, 1, "(my turn, allow_count_mismatch) one-hot count declared for my play"),
             ("turn", n, 1, "one-hot relative seat whose turn it is to lead, play or pass"),
             ("passes", 1, n, "passes since the latest play"),
             ("window_eligible", n, 1, "relative seats that may call ゆくし in the open window"),
             ("window_declined", n, 1, "(challenge_model B) relative seats that declined in the open window so far"),
-            ("flushed_unseen", 1, 52, "cards the others put into flushed piles, never seen (0 if counts are hidden)"),
-            ("flushed_mine", 1, 52, "cards I put into flushed piles"),
+            (
+                "flushed_unseen",
+                1,
+                deck_size,
+                "cards the others put into flushed piles, never seen (0 if counts are hidden)",
+            ),
+            ("flushed_mine", 1, deck_size, "cards I put into flushed piles"),
             ("out", n, 1, "relative seats that have gone out"),
             ("phase", len(PHASES), 1, "(my decision) one-hot: " + ", ".join(PHASES)),
             *match_feature_groups(n, n_games),
@@ -57,7 +64,8 @@ def observation_layout(num_players: int, max_play: int, n_games: int = 1) -> Obs
 
 def layout_of(game: YukushiGame) -> ObservationLayout:
     """The layout of ``game``'s options."""
-    return observation_layout(game.num_players, game.options.max_play, game.options.n_games)
+    options = game.options
+    return observation_layout(options.num_players, options.max_play, options.n_games, game.num_ranks, game.deck.size)
 
 
 def encode(game: YukushiGame, me: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from cardenvs.core.cards import SMALL_DECK_SIZES, Deck, highest_ranks_deck
 from cardenvs.core.challenge import CHALLENGE_MODELS, ChallengeModel
 from cardenvs.core.options import require
 
@@ -39,6 +40,9 @@ class YukushiOptions:
     """Initiative holder of the first game; ``None`` draws one at random (spec A10)."""
     n_games: int = 1
     """Games in one episode (a match); the previous winner leads and deals the next game."""
+    deck_size: int = 52
+    """The 52-card pack, or a smaller deck of the highest ranks (8 = K and A, 12, …, 48; four cards a rank): the
+    small variants that OpenSpiel solves exactly. Not in the seed."""
 
     def __post_init__(self) -> None:
         require(2 <= self.num_players <= 8, f"num_players must be 2–8 for Yukushi, got {self.num_players}")
@@ -47,11 +51,20 @@ class YukushiOptions:
             f"challenge_model must be one of {', '.join(CHALLENGE_MODELS)}, got {self.challenge_model!r}",
         )
         require(1 <= self.max_play <= 8, f"max_play must be 1–8 (4 is the seed's most), got {self.max_play}")
+        require(
+            self.deck_size == 52 or self.deck_size in SMALL_DECK_SIZES,
+            f"deck_size must be 52 or a smaller deck of the highest ranks (8, 12, …, 48), got {self.deck_size}",
+        )
         require(self.n_games >= 1, f"n_games must be at least 1, got {self.n_games}")
         require(
             self.leader is None or 0 <= self.leader < self.num_players,
             f"leader must be None or a seat 0..{self.num_players - 1}, got {self.leader}",
         )
+
+    @property
+    def deck(self) -> Deck:
+        """The pack dealt: the ``deck_size // 4`` highest ranks, four cards each."""
+        return highest_ranks_deck(self.deck_size // 4)
 
     @property
     def counts_public(self) -> bool:

@@ -17,7 +17,6 @@ import numpy as np
 
 from cardenvs.core.bluffing import ClaimTable
 from cardenvs.core.bluffing_game import rank_totals
-from cardenvs.core.cards import STANDARD_52
 from cardenvs.core.claim_moves import Challenge, ClaimMove, claim_actions, claim_moves
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.layout import ObservationLayout
@@ -39,7 +38,7 @@ class YukushiGame(YukushiPlay):
         self._deal_from_deck()
 
     def _setup(self, options: YukushiOptions, rng: np.random.Generator) -> None:
-        self._init_common(options, rng, options.num_players, STANDARD_52)
+        self._init_common(options, rng, options.num_players, options.deck)
         self.layout: ObservationLayout = self._observer().layout(self)
         a = self._init_claim_actions(action_table(self.rank_labels, options.max_play))
         self.DECLINE = a["decline"].offset
@@ -59,7 +58,7 @@ class YukushiGame(YukushiPlay):
         rng: np.random.Generator | None = None,
     ) -> Self:
         """A game from an explicit deal: ``hands[i]`` lists player ``i``'s ranks as text (``"2 2 10 K"``); the
-        hands must make up the 52 cards exactly (any sizes). ``leader`` holds the initiative (default: the
+        hands must make up the deck exactly (any sizes). ``leader`` holds the initiative (default: the
         options' leader, else seat 0): Yukushi has no dealer, so it takes the place of the others' ``dealer``;
         ``rng`` deals the later games of a match."""
         game = cls.__new__(cls)

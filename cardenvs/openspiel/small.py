@@ -1,0 +1,50 @@
+"""The small variants solved exactly: two players and a deck of a few ranks, options of the existing ids, each
+registered with its deal an explicit chance node (``docs/openspiel.md``, "Small variants solved exactly")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SmallVariant:
+    """One small variant: the id, its options (the step cap included) and its OpenSpiel name."""
+
+    game: str
+    env_id: str
+    options: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return f"python_cardenvs_{self.game}_small"
+
+    @property
+    def reward_range(self) -> float:
+        """Highest return minus lowest (the loser −1, the winner +1)."""
+        return 2.0
+
+
+SMALL_VARIANTS: dict[str, SmallVariant] = {
+    v.game: v
+    for v in (
+        SmallVariant(
+            "verish_ne_verish", "verish_ne_verish-v0", {"num_players": 2, "deck_size": 8, "dealer": 0, "max_steps": 12}
+        ),
+        SmallVariant("yukushi", "yukushi-v0", {"num_players": 2, "deck_size": 8, "leader": 0, "max_steps": 12}),
+        SmallVariant(
+            "kyuuri", "kyuuri-v0", {"num_players": 2, "deck_size": 16, "deal_size": 3, "episode": "deal", "dealer": 0}
+        ),
+    )
+}
+"""Game → its small variant. Verish' ne verish': K and A (8 cards, one set aside, hands of 4 and 3), 12 decisions
+at most; Yukushi: K and A (hands of 4), 12 decisions at most; Kyuuri: J Q K A (16 cards), 3 cards each, one deal.
+A game cut by the step cap is a draw (0 each)."""
+
+
+def register_small(game: str) -> str:
+    """Register ``game``'s small variant with OpenSpiel (explicit deal) and return its name."""
+    from cardenvs.openspiel import register
+
+    variant = SMALL_VARIANTS[game]
+    return register(variant.env_id, name=variant.name, explicit_deal=True, **variant.options)
