@@ -103,3 +103,13 @@ def test_a_shipped_bots_score_card_carries_its_exploitability_bound() -> None:
     bound = leaderboard.exploitability_bound("cardenvs/kyuuri-v0", "kyuuri/thrifty")
     assert bound is not None and bound["source"] == "kyuuri/rule" and bound["options"] == {"episode": "deal"}
     assert leaderboard.exploitability_bound("cardenvs/kyuuri-v0", "mine.py:P") is None
+
+
+def test_every_leaderboard_cites_the_calibration_of_its_lower_bounds() -> None:
+    root = Path(__file__).resolve().parents[1]
+    docs = (root / "docs/exploitability.md").read_text()
+    assert "## Calibration on small variants solved exactly" in docs
+    boards = sorted((root / "agents/benchmark/leaderboards").glob("*.md"))
+    assert len(boards) == 6
+    for board in boards:
+        assert "exploitability.md#calibration-on-small-variants-solved-exactly" in board.read_text(), board.name
