@@ -1,6 +1,6 @@
 """Run the statistics study and write its tables (JSON and Markdown) under ``--out``.
 
-python -m experiments.stats_study coverage --replications 300 --out docs/statistics
+nice -n 10 python -m experiments.stats_study coverage --replications 200 --out docs/statistics
 """
 
 from __future__ import annotations
@@ -15,18 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.experiments.stats_study import coverage, variance
+from cardenvs.experiments.stats_study.designs import DESIGNS
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("study", choices=["coverage", "variance"])
-    p.add_argument("--replications", type=int, default=300)
-    p.add_argument("--designs", nargs="*", type=int, help="coverage: indices into coverage.DESIGNS (default: all)")
+    p.add_argument("--replications", type=int, default=200)
+    p.add_argument("--designs", nargs="*", type=int, help="coverage: indices into designs.DESIGNS (default: all)")
     p.add_argument("--cases", nargs="*", type=int, help="variance: indices into variance.CASES (default: all)")
     p.add_argument("--games", type=int, default=480, help="variance: games per tournament")
     p.add_argument("--mean-deals", type=int, default=400, help="variance: deals behind the baseline's seat means")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default="runs/stats_study")
+    p.add_argument("--cache", default="runs/stats_study/games", help="coverage: where the played games are kept")
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -40,8 +42,9 @@ def main(argv: list[str] | None = None) -> int:
             for c in cases
         ]
         return _run(jobs, out / "variance", variance.markdown)
-    designs = [coverage.DESIGNS[i] for i in args.designs] if args.designs else list(coverage.DESIGNS)
-    jobs = [(d.name, partial(coverage.study_design, d, args.replications, args.workers)) for d in designs]
+    chosen = [DESIGNS[i] for i in args.designs] if args.designs else list(DESIGNS)
+    cache = Path(args.cache)
+    jobs = [(d.name, partial(coverage.study_design, d, args.replications, cache, args.workers)) for d in chosen]
     return _run(jobs, out / "coverage", coverage.markdown)
 
 
