@@ -14,9 +14,10 @@ Student's t with the Welch–Satterthwaite degrees of freedom (strata of unequal
 pooled: one variance over all deals, ``k − 1`` degrees of freedom (conservative where lineups differ).
 
 **Boundaries.** Deals that all agree (a policy that never wins) have no sample variance, yet a finite sample never
-proves a rate of 0. Given the outcome's range, the variance is never below that of a plus-four sample: the deals,
-all at one end, with two pseudo-deals at each end that differ from them by one seat-game's range
-(:func:`boundary_floor`). The interval is then clipped to the range, and the estimate says it was ``floored``.
+proves a rate of 0. Given the outcome (:class:`Outcome`), the variance is never below that of a plus-four sample:
+the deals, all alike, with two pseudo-deals like them and two that differ by one seat-game's spread
+(:func:`boundary_floor`). The interval is then clipped to the outcome's range, and the estimate says it was
+``floored``.
 
 A paired difference of two ratios uses the difference of the two influences unit by unit, so what the units share
 (the cards) cancels. ``"sequence"`` gives anytime-valid confidence sequences (:func:`sequence_multiplier`): they
@@ -47,9 +48,24 @@ BOOTSTRAP_BLOCK = 256
 SEQUENCE_SCALE = 10.0
 """Deals at which the confidence sequence's normal mixture is centred (``ρ = SEQUENCE_SCALE · σ²``): its
 multiplier is 3.7 at 10 deals, 3.3 at 20, 3.1 at 40 and stays near 3 up to a few hundred deals."""
-Bounds = tuple[float, float]
 EXPANSION_DF = 100
 """Degrees of freedom from which :func:`t_quantile` uses its series (the exact CDF costs ``df`` terms)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one seat-game's value (a score, a win share, …) can be: its range, and the spread seen."""
+
+    low: float
+    high: float
+    sd: float = math.inf
+    """Standard deviation of the seat-game values seen in the tournament (all entrants; ``inf``: unknown)."""
+
+    @property
+    def step(self) -> float:
+        """One seat-game's spread: the range, or twice the standard deviation seen (the range of an even
+        two-valued outcome with that spread) where that is less, as it is for outcomes spread over a wide range."""
+        return min(self.high - self.low, 2 * self.sd)
 
 
 @dataclass(frozen=True)
@@ -214,17 +230,17 @@ def stratified_spread(influence: np.ndarray, occurs: np.ndarray, strata: np.ndar
     return Spread(variance, variance**2 / sum(v * v / (k - 1) for k, v in parts) if variance > 0 else plain_df, pooled)
 
 
-def boundary_floor(units: int, seat_games: float, width: float) -> float:
-    """Least variance of a ratio over ``units`` deals of ``seat_games`` in all, whose outcome spans ``width``.
+def boundary_floor(units: int, seat_games: float, step: float) -> float:
+    """Least variance of a ratio over ``units`` deals of ``seat_games`` in all, one seat-game spreading ``step``.
 
-    Plus four: the deals, all alike, and two pseudo-deals at each end, each one seat-game's range
-    (``δ = width · units / seat_games``) away from them; the variance of their mean,
-    ``2 δ² (n + 2) / ((n + 4)(n + 3) n)``, is what a sample that showed no variance still leaves open
-    (about ``1.4 δ / n`` as a standard error)."""
-    if units < 1 or seat_games <= 0 or not width > 0:
+    Plus four, as Agresti and Coull add two successes and two failures: the deals, all alike, two pseudo-deals
+    like them and two that differ from them by one seat-game's step (``δ = step · units / seat_games`` on a deal's
+    mean). The variance of their mean, ``2 δ² (n + 2) / ((n + 4)(n + 3) n)``, is what a sample that showed no
+    variance still leaves open (about ``1.4 δ / n`` as a standard error)."""
+    if units < 1 or seat_games <= 0 or not step > 0:
         return 0.0
-    step = width * units / seat_games
-    return 2 * step * step * (units + 2) / ((units + 4) * (units + 3) * units)
+    delta = step * units / seat_games
+    return 2 * delta * delta * (units + 2) / ((units + 4) * (units + 3) * units)
 
 
 def interval(
@@ -238,7 +254,7 @@ def interval(
     appearances: int | None = None,
     min_units: int = MIN_UNITS,
     floor: float = 0.0,
-    bounds: Bounds | None = None,
+    bounds: tuple[float, float] | None = None,
     method: Method = "t",
 ) -> Estimate:
     """The interval of a statistic from its units' influences (zero where it does not occur).
@@ -265,11 +281,11 @@ def interval(
     return Estimate(value, low, high, n, appearances, df, se, floored, spread.pooled)
 
 
-def _floor(num: np.ndarray, den: np.ndarray, bounds: Bounds | None) -> float:
+def _floor(num: np.ndarray, den: np.ndarray, outcome: Outcome | None) -> float:
     """:func:`boundary_floor` of one column."""
-    if bounds is None:
+    if outcome is None:
         return 0.0
-    return boundary_floor(int(((den != 0) | (num != 0)).sum()), float(den.sum()), bounds[1] - bounds[0])
+    return boundary_floor(int(((den != 0) | (num != 0)).sum()), float(den.sum()), outcome.step)
 
 
 def ratio_intervals(
@@ -282,10 +298,10 @@ def ratio_intervals(
     rng: np.random.Generator | None = None,
     resamples: int = 1000,
     min_units: int = MIN_UNITS,
-    bounds: list[Bounds] | None = None,
+    outcomes: list[Outcome] | None = None,
 ) -> list[Estimate]:
-    """An :class:`Estimate` per column of ``(units, columns)`` numerator and denominator sums. ``bounds``: each
-    column's outcome range per seat-game (for the boundary floor and clipping; none: neither)."""
+    """An :class:`Estimate` per column of ``(units, columns)`` numerator and denominator sums. ``outcomes``: each
+    column's seat-game outcome (for the boundary floor and clipping; none: neither)."""
     values = ratios(num, den)
     occurs = (den != 0) | (num != 0)
     totals = den.sum(axis=0)
@@ -307,8 +323,8 @@ def ratio_intervals(
             strata=strata,
             n=float(totals[j]),
             min_units=min_units,
-            floor=_floor(num[:, j], den[:, j], None if bounds is None else bounds[j]),
-            bounds=None if bounds is None else bounds[j],
+            floor=_floor(num[:, j], den[:, j], None if outcomes is None else outcomes[j]),
+            bounds=None if outcomes is None else (outcomes[j].low, outcomes[j].high),
             method=method,
         )
         for j in range(num.shape[1])
@@ -322,18 +338,18 @@ def ratio_difference(
     *,
     strata: np.ndarray | None = None,
     min_units: int = MIN_UNITS,
-    bounds: Bounds | None = None,
+    outcome: Outcome | None = None,
     method: Method = "t",
 ) -> Estimate:
     """``ratio(column 0) − ratio(column 1)`` of ``(units, 2)`` arrays: each ratio over every unit it occurs in,
     their influences differenced unit by unit, so the luck of the units both occur in (a duplicate tournament's
     shared deals) cancels out of the interval. Each column must occur in :data:`MIN_UNITS` deals: one seen once
-    has no variance to pair. ``bounds``: the outcome range of both (the floor adds up, the clip is ±its width)."""
+    has no variance to pair. ``outcome``: that of both (their floors add up; the clip is ± its range's width)."""
     values = ratios(num, den)
     spread = influences(num, den)
     occurs = (den != 0) | (num != 0)
-    floor = sum(_floor(num[:, j], den[:, j], bounds) for j in range(2))
-    width = None if bounds is None else bounds[1] - bounds[0]
+    floor = sum(_floor(num[:, j], den[:, j], outcome) for j in range(2))
+    width = None if outcome is None else outcome.high - outcome.low
     return interval(
         float(values[0] - values[1]),
         spread[:, 0] - spread[:, 1],

@@ -42,9 +42,9 @@ import numpy as np
 
 from cardenvs.agents.tournament.intervals import (
     MIN_UNITS,
-    Bounds,
     Estimate,
     Method,
+    Outcome,
     p_value,
     ratio_difference,
     ratio_intervals,
@@ -150,8 +150,10 @@ class _Columns:
         self.strata = np.array([d % cycle_length for d in deals], dtype=np.int64) if cycle_length > 1 else None
         self.num: dict[Key, np.ndarray] = {}
         self.den: dict[Key, np.ndarray] = {}
-        self.bounds: dict[Key, Bounds] = {}
-        """Outcome range per seat-game of each key (none: no boundary floor)."""
+        self.outcomes: dict[Key, Outcome] = {}
+        """Each key's seat-game outcome (for the boundary floor)."""
+        self.seen: dict[Key, list[float]] = {}
+        """Seat-game values per kind (``key[0]``, or a metric's key without the entrant)."""
 
     def add(self, key: Key, deal: int, numerator: float, denominator: float) -> None:
         if key not in self.num:
@@ -160,6 +162,8 @@ class _Columns:
         i = self.row_of[deal]
         self.num[key][i] += numerator
         self.den[key][i] += denominator
+        if denominator:
+            self.seen.setdefault(_kind(key), []).append(numerator / denominator)
 
     def arrays(self, keys: Sequence[Key]) -> tuple[np.ndarray, np.ndarray]:
         """``(units, len(keys))`` numerator and denominator sums."""
@@ -172,7 +176,7 @@ class _Columns:
         if not keys:
             return {}
         num, den = self.arrays(keys)
-        bounds = [self.bounds.get(k, (0.0, 0.0)) for k in keys]
+        outcomes = [self.outcomes[k] for k in keys]
         found = ratio_intervals(
             num,
             den,
@@ -182,7 +186,7 @@ class _Columns:
             rng=rng,
             resamples=resamples,
             min_units=min_units,
-            bounds=bounds,
+            outcomes=outcomes,
         )
         return dict(zip(keys, found, strict=True))
 
@@ -244,8 +248,9 @@ def analyse(
                 if other_label != label:
                     a, b = r.returns[seat], r.returns[other]
                     cols.add(("h2h", label, other_label), r.deal, 1.0 if a > b else 0.5 if a == b else 0.0, 1)
-    ranges, metric_ranges = outcome_ranges(records, metric_ratios)
-    cols.bounds = {key: metric_ranges[key[2]] if key[0] == "metric" else ranges[key[0]] for key in cols.num}
+    seats = max((len(r.seats) for r in records), default=1)
+    kinds = {kind: _outcome(kind, values, seats) for kind, values in cols.seen.items()}
+    cols.outcomes = {key: kinds.get(_kind(key), Outcome(0.0, 0.0)) for key in cols.num}
     rng = np.random.default_rng([seed, 0xB007])
     est = cols.estimates(confidence, method, rng, resamples, min_units)
     missing = Estimate(math.nan, math.nan, math.nan, 0, 0)
@@ -279,7 +284,7 @@ def analyse(
                 confidence,
                 strata=cols.strata,
                 min_units=min_units,
-                bounds=ranges["score"],
+                outcome=kinds.get(("score",)),
                 method=paired,
             )
     detect = target_width if detect_difference is None else detect_difference
@@ -309,18 +314,19 @@ def analyse(
     )
 
 
-def outcome_ranges(
-    records: Sequence[GameRecord], metric_ratios: Sequence[Ratio] = ()
-) -> tuple[dict[str, Bounds], dict[str, Bounds]]:
-    """Outcome ranges per seat-game, by kind and by metric name: scores span the returns seen in the tournament;
-    shares 0 to 1; places 1 to the seats; a metric the per-seat ratios seen, and 0 to 1."""
-    returns = [x for r in records for x in r.returns]
-    seats = max((len(r.seats) for r in records), default=1)
-    score = (min(returns, default=0.0), max(returns, default=0.0))
-    ranges: dict[str, Bounds] = {"score": score, "seat_score": score, "win": (0.0, 1.0), "seat_win": (0.0, 1.0)}
-    ranges |= {"h2h": (0.0, 1.0), "place": (1.0, float(seats))}
-    metrics: dict[str, Bounds] = {}
-    for ratio in metric_ratios:
-        seen = [c[ratio.numerator] / c[ratio.denominator] for r in records for c in r.metrics if c[ratio.denominator]]
-        metrics[ratio.name] = (min([0.0, *seen]), max([1.0, *seen]))
-    return ranges, metrics
+def _kind(key: Key) -> Key:
+    """The kind of statistic a key counts (a metric by its name), whatever the entrant."""
+    return ("metric", key[2]) if key[0] == "metric" else key[:1]
+
+
+def _outcome(kind: Key, values: list[float], seats: int) -> Outcome:
+    """A kind's seat-game outcome: scores span the values seen; shares 0 to 1; places 1 to the seats; a metric
+    the values seen and 0 to 1; with the standard deviation of the values seen."""
+    low, high = min(values), max(values)
+    if kind[0] in ("win", "seat_win", "h2h"):
+        low, high = 0.0, 1.0
+    elif kind[0] == "place":
+        low, high = 1.0, float(seats)
+    elif kind[0] == "metric":
+        low, high = min(low, 0.0), max(high, 1.0)
+    return Outcome(low, high, float(np.std(values)))

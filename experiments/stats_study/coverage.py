@@ -104,7 +104,9 @@ def study_design(
 
 def _row(method: str, deals: int, kind: str, looks: list[Look], truths: dict[Any, float]) -> dict[str, Any]:
     """Coverage of one kind of statistic: per tournament the share covered, then mean ± 2·SE over tournaments."""
-    shares, per_name, missing = [], {}, 0
+    shares: list[float] = []
+    per_name: dict[tuple[str, str], list[bool]] = {}
+    missing = 0
     for look in looks:
         hits = []
         for key, e in look.estimates.items():

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.tournament.intervals import (
+    Outcome,
     boundary_floor,
     ratio_difference,
     ratio_intervals,
@@ -56,6 +57,25 @@ def test_deals_that_all_agree_get_a_floored_interval_within_the_range() -> None:
     assert stats.entrant_stats["T"].score.high <= WIN
 
 
+def test_the_floor_hardly_touches_outcomes_spread_over_a_wide_range() -> None:
+    """Normal scores, one seat-game a deal: their range (about 5 sd) is no measure of one seat-game's spread, so
+    the floor steps by twice the standard deviation seen. At 10 deals it then binds only where the sample's
+    variance came out low, and widens those intervals a little; with the range as the step it would bind always."""
+    rng = np.random.default_rng(12)
+    floored, widening = [], []
+    for _ in range(100):
+        scores = rng.normal(0.0, 1.0, (10, 1))
+        plain = ratio_intervals(scores, np.ones_like(scores))[0]
+        spread = float(np.std(scores))
+        e = ratio_intervals(scores, np.ones_like(scores), outcomes=[Outcome(-3.0, 3.0, spread)])[0]
+        floored.append(e.floored)
+        widening.append(e.width / plain.width)
+    assert np.mean(floored) < 0.3 and np.mean(widening) < 1.06
+    assert ratio_intervals(scores, np.ones_like(scores), outcomes=[Outcome(-3.0, 3.0)])[0].floored
+    assert Outcome(-3.0, 3.0, 1.0).step == 2.0 and Outcome(-0.5, 1.0, 0.7).step == 1.4
+    assert Outcome(0.0, 1.0).step == 1.0  # spread unknown: the range
+
+
 def test_the_floor_shrinks_like_one_over_deals() -> None:
     assert boundary_floor(10, 30, 1.5) > 0
     assert math.sqrt(boundary_floor(40, 120, 1.5)) < 0.3 * math.sqrt(boundary_floor(10, 30, 1.5))
@@ -64,13 +84,13 @@ def test_the_floor_shrinks_like_one_over_deals() -> None:
 
 def test_rare_outcomes_are_covered_from_10_deals() -> None:
     """Three seat-games a deal, each won with chance p: at 10 deals most tournaments see no win at all. The floored
-    interval covers p at every rate (the plain t interval: 74% at p = 0.01, 0.7% zero width would be 96%)."""
+    interval covers p at every rate (the plain t interval: 24% at p = 0.01, 60% at p = 0.03)."""
     rng = np.random.default_rng(7)
     for p in (0.01, 0.03, 0.1, 0.3):
         wins = rng.binomial(3, p, size=(1000, 10, 1)).astype(float)
         hits = [
             e.low <= p <= e.high
-            for e in (ratio_intervals(w, np.full_like(w, 3.0), bounds=[(0.0, 1.0)])[0] for w in wins)
+            for e in (ratio_intervals(w, np.full_like(w, 3.0), outcomes=[Outcome(0.0, 1.0)])[0] for w in wins)
         ]
         assert np.mean(hits) >= 0.93, (p, np.mean(hits))
 
@@ -118,6 +138,6 @@ def test_strata_with_two_deals_each_are_not_pooled() -> None:
 
 def test_a_difference_is_floored_by_both_sides_and_clipped() -> None:
     num = np.tile([1.5, 0.0], (10, 1))  # every deal: the first wins 1.5 per seat-game, the second nothing
-    e = ratio_difference(num, np.ones_like(num), bounds=(0.0, 1.5))
+    e = ratio_difference(num, np.ones_like(num), outcome=Outcome(0.0, 1.5))
     assert e.value == 1.5 and e.high == 1.5 and e.low < 1.5 and e.floored
     assert e.se == pytest.approx(math.sqrt(2 * boundary_floor(10, 10, 1.5)))
