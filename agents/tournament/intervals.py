@@ -16,8 +16,9 @@ pooled: one variance over all deals, ``k − 1`` degrees of freedom (conservativ
 **Boundaries.** Deals that all agree (a policy that never wins) have no sample variance, yet a finite sample never
 proves a rate of 0. Given the outcome (:class:`Outcome`), the variance is never below that of a plus-four sample:
 the deals, all alike, with two pseudo-deals like them and two that differ by one seat-game's spread
-(:func:`boundary_floor`). The interval is then clipped to the outcome's range, and the estimate says it was
-``floored``.
+(:func:`boundary_floor`). Near a boundary a sample that did see the rare outcome still sees too little of it,
+so the variance is also inflated by Agresti and Coull's factor (:func:`boundary_inflation`). The interval is
+clipped to the outcome's range, and the estimate says where these adjustments widened it (``boundary``).
 
 A paired difference of two ratios uses the difference of the two influences unit by unit, so what the units share
 (the cards) cancels. ``"sequence"`` gives anytime-valid confidence sequences (:func:`sequence_multiplier`): they
@@ -31,12 +32,13 @@ too little data.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import lru_cache
-from statistics import NormalDist
 from typing import Literal
 
 import numpy as np
+
+from cardenvs.agents.tournament.student import t_central, t_quantile, whole_df
 
 Method = Literal["t", "bootstrap", "sequence"]
 METHODS: tuple[Method, ...] = ("t", "bootstrap", "sequence")
@@ -48,8 +50,8 @@ BOOTSTRAP_BLOCK = 256
 SEQUENCE_SCALE = 10.0
 """Deals at which the confidence sequence's normal mixture is centred (``ρ = SEQUENCE_SCALE · σ²``): its
 multiplier is 3.7 at 10 deals, 3.3 at 20, 3.1 at 40 and stays near 3 up to a few hundred deals."""
-EXPANSION_DF = 100
-"""Degrees of freedom from which :func:`t_quantile` uses its series (the exact CDF costs ``df`` terms)."""
+BOUNDARY_MARK = 1.1
+"""Variance over the sample's from which an estimate counts as set by the boundary adjustment (5% wider)."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,8 @@ class Estimate:
     """Degrees of freedom of the interval (Welch–Satterthwaite over strata; 0 without an interval)."""
     se: float = math.nan
     """Standard error behind the interval (after the boundary floor)."""
-    floored: bool = False
-    """The sample variance was below the boundary floor, which set the width (see the module docstring)."""
+    boundary: bool = False
+    """The boundary adjustment (floor or inflation, see the module docstring) widened the interval by over 5%."""
     pooled: bool = False
     """A lineup stratum held a single deal, so the variance was taken over all deals."""
 
@@ -104,7 +106,7 @@ class Estimate:
     def negated(self) -> Estimate:
         """The estimate of minus the statistic."""
         return Estimate(
-            -self.value, -self.high, -self.low, self.n, self.units, self.df, self.se, self.floored, self.pooled
+            -self.value, -self.high, -self.low, self.n, self.units, self.df, self.se, self.boundary, self.pooled
         )
 
     def text(self, digits: int = 3) -> str:
@@ -113,54 +115,6 @@ class Estimate:
         if not self.has_interval:
             return f"{self.value:.{digits}f} [n/a ({self.units} deal{'s' if self.units != 1 else ''})]"
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
-
-
-@lru_cache(maxsize=2048)
-def t_quantile(confidence: float, df: int) -> float:
-    """``t`` with ``P(|T| ≤ t) = confidence`` for Student's t with ``df`` degrees of freedom (exact for integer
-    ``df``: the closed-form CDF of Abramowitz & Stegun 26.7.3–4, inverted by bisection; from
-    :data:`EXPANSION_DF` on, the Cornish–Fisher expansion of 26.7.5, within 1e-9 there)."""
-    if df < 1 or not 0 < confidence < 1:
-        raise ValueError(f"t_quantile needs df ≥ 1 and 0 < confidence < 1, got df={df}, confidence={confidence}")
-    if df >= EXPANSION_DF:
-        z = NormalDist().inv_cdf((1 + confidence) / 2)
-        terms = (
-            (z**3 + z) / 4,
-            (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-            (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-            (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
-        )
-        return z + sum(g / df ** (i + 1) for i, g in enumerate(terms))
-    low, high = 0.0, 1.0
-    while t_central(high, df) < confidence:
-        high *= 2
-    for _ in range(80):
-        mid = (low + high) / 2
-        low, high = (mid, high) if t_central(mid, df) < confidence else (low, mid)
-    return (low + high) / 2
-
-
-def t_central(t: float, df: int) -> float:
-    """``P(|T| ≤ t)`` for Student's t with integer ``df``."""
-    theta = math.atan(t / math.sqrt(df))
-    s, c2 = math.sin(theta), math.cos(theta) ** 2
-    term, total = 1.0, 1.0
-    if df % 2 == 0:
-        for j in range(1, df // 2):  # 1 + ½c² + (1·3)/(2·4)c⁴ + …
-            term *= c2 * (2 * j - 1) / (2 * j)
-            total += term
-        return s * total
-    if df == 1:
-        return 2 * theta / math.pi
-    for j in range(1, (df - 1) // 2):  # c (1 + ⅔c² + (2·4)/(3·5)c⁴ + …)
-        term *= c2 * (2 * j) / (2 * j + 1)
-        total += term
-    return 2 / math.pi * (theta + s * math.sqrt(c2) * total)
-
-
-def whole_df(df: float) -> int:
-    """Welch–Satterthwaite degrees of freedom rounded down (the t quantile only grows from there: conservative)."""
-    return max(1, math.floor(df + 1e-9))
 
 
 def sequence_multiplier(confidence: float, units: float) -> float:
@@ -254,6 +208,7 @@ def interval(
     appearances: int | None = None,
     min_units: int = MIN_UNITS,
     floor: float = 0.0,
+    inflation: float = 1.0,
     bounds: tuple[float, float] | None = None,
     method: Method = "t",
 ) -> Estimate:
@@ -261,16 +216,18 @@ def interval(
 
     ``strata`` (one label per unit) marks units of one design stratum (deals with the same lineup): the variance
     is then taken within strata. ``appearances`` (default: the units where it occurs) is what must reach
-    ``min_units``. ``floor``: the least variance (:func:`boundary_floor`); ``bounds``: the statistic's range,
-    which the interval is clipped to. ``method``: ``"t"`` or ``"sequence"``."""
+    ``min_units``. ``floor``: the least variance (:func:`boundary_floor`); ``inflation``: the sample variance's
+    factor (:func:`boundary_inflation`); ``bounds``: the statistic's range, which the interval is clipped to.
+    ``method``: ``"t"`` or ``"sequence"``."""
     appearances = int(occurs.sum()) if appearances is None else appearances
     missing = Estimate(value, math.nan, math.nan, n, appearances)
     if appearances < max(min_units, 2) or math.isnan(value):
         return missing
     spread = stratified_spread(influence, occurs, strata)
-    variance, df, floored = spread.variance, spread.df, floor > spread.variance
-    if floored:
+    variance, df = spread.variance * inflation, spread.df
+    if floor > variance:
         variance, df = floor, float(occurs.sum() - 1)
+    boundary = variance > BOUNDARY_MARK * spread.variance
     if df < 1:
         return missing
     se = math.sqrt(variance)
@@ -278,14 +235,31 @@ def interval(
     low, high = value - half, value + half
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
-    return Estimate(value, low, high, n, appearances, df, se, floored, spread.pooled)
+    return Estimate(value, low, high, n, appearances, df, se, boundary, spread.pooled)
 
 
-def _floor(num: np.ndarray, den: np.ndarray, outcome: Outcome | None) -> float:
-    """:func:`boundary_floor` of one column."""
+def boundary_inflation(value: float, seat_games: float, outcome: Outcome) -> float:
+    """Agresti and Coull's factor for a variance near a boundary: ``p̃(1 − p̃) / p̂(1 − p̂)``, where ``p̂`` is the
+    value's place in the outcome's range and ``p̃ = (N p̂ + 2) / (N + 4)`` over ``N`` seat-games. It is 1 in the
+    middle of the range and grows towards its ends, where a sample sees too little of the rarer outcome (1 at the
+    very end: there the sample variance is 0 and the floor decides)."""
+    width = outcome.high - outcome.low
+    if not width > 0 or seat_games <= 0 or math.isnan(value):
+        return 1.0
+    p = min(max((value - outcome.low) / width, 0.0), 1.0)
+    if p in (0.0, 1.0):
+        return 1.0
+    shrunk = (seat_games * p + 2) / (seat_games + 4)
+    return shrunk * (1 - shrunk) / (p * (1 - p))
+
+
+def _boundary(num: np.ndarray, den: np.ndarray, outcome: Outcome | None) -> tuple[float, float]:
+    """:func:`boundary_floor` and :func:`boundary_inflation` of one column."""
     if outcome is None:
-        return 0.0
-    return boundary_floor(int(((den != 0) | (num != 0)).sum()), float(den.sum()), outcome.step)
+        return 0.0, 1.0
+    units, seat_games = int(((den != 0) | (num != 0)).sum()), float(den.sum())
+    value = float(num.sum() / seat_games) if seat_games else math.nan
+    return boundary_floor(units, seat_games, outcome.step), boundary_inflation(value, seat_games, outcome)
 
 
 def ratio_intervals(
@@ -299,9 +273,12 @@ def ratio_intervals(
     resamples: int = 1000,
     min_units: int = MIN_UNITS,
     outcomes: list[Outcome] | None = None,
+    groups: list[Hashable] | None = None,
 ) -> list[Estimate]:
     """An :class:`Estimate` per column of ``(units, columns)`` numerator and denominator sums. ``outcomes``: each
-    column's seat-game outcome (for the boundary floor and clipping; none: neither)."""
+    column's seat-game outcome (for the boundary adjustment and clipping; none: neither). ``groups``: columns of
+    one label share the largest :func:`boundary_inflation` among them (the entrants of one table: where one of
+    them almost never wins, the others' results hinge on the same rare games)."""
     values = ratios(num, den)
     occurs = (den != 0) | (num != 0)
     totals = den.sum(axis=0)
@@ -314,6 +291,14 @@ def ratio_intervals(
             found.append(Estimate(float(values[j]), float(low), float(high), float(totals[j]), k, k - 1))
         return found
     spread = influences(num, den)
+    adjustments = [
+        _boundary(num[:, j], den[:, j], None if outcomes is None else outcomes[j]) for j in range(num.shape[1])
+    ]
+    if groups is not None:
+        largest: dict[Hashable, float] = {}
+        for group, (_, inflation) in zip(groups, adjustments, strict=True):
+            largest[group] = max(largest.get(group, 1.0), inflation)
+        adjustments = [(floor, largest[group]) for group, (floor, _) in zip(groups, adjustments, strict=True)]
     return [
         interval(
             float(values[j]),
@@ -323,7 +308,8 @@ def ratio_intervals(
             strata=strata,
             n=float(totals[j]),
             min_units=min_units,
-            floor=_floor(num[:, j], den[:, j], None if outcomes is None else outcomes[j]),
+            floor=adjustments[j][0],
+            inflation=adjustments[j][1],
             bounds=None if outcomes is None else (outcomes[j].low, outcomes[j].high),
             method=method,
         )
@@ -340,15 +326,17 @@ def ratio_difference(
     min_units: int = MIN_UNITS,
     outcome: Outcome | None = None,
     method: Method = "t",
+    inflation: float | None = None,
 ) -> Estimate:
     """``ratio(column 0) − ratio(column 1)`` of ``(units, 2)`` arrays: each ratio over every unit it occurs in,
     their influences differenced unit by unit, so the luck of the units both occur in (a duplicate tournament's
     shared deals) cancels out of the interval. Each column must occur in :data:`MIN_UNITS` deals: one seen once
-    has no variance to pair. ``outcome``: that of both (their floors add up; the clip is ± its range's width)."""
+    has no variance to pair. ``outcome``: that of both (their floors add up; the clip is ± its range's width);
+    ``inflation``: the :func:`boundary_inflation` to use (default: the larger of the two columns')."""
     values = ratios(num, den)
     spread = influences(num, den)
     occurs = (den != 0) | (num != 0)
-    floor = sum(_floor(num[:, j], den[:, j], outcome) for j in range(2))
+    sides = [_boundary(num[:, j], den[:, j], outcome) for j in range(2)]
     width = None if outcome is None else outcome.high - outcome.low
     return interval(
         float(values[0] - values[1]),
@@ -359,7 +347,8 @@ def ratio_difference(
         n=float(den.sum()),
         appearances=int(occurs.sum(axis=0).min()),
         min_units=min_units,
-        floor=floor,
+        floor=sides[0][0] + sides[1][0],
+        inflation=max(sides[0][1], sides[1][1]) if inflation is None else inflation,
         bounds=None if width is None else (-width, width),
         method=method,
     )

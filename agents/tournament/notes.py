@@ -10,7 +10,7 @@ FLOOR_MARK = " †"
 
 
 def marked(estimate: Estimate, digits: int = 3) -> str:
-    return estimate.text(digits) + (FLOOR_MARK if estimate.floored and estimate.has_interval else "")
+    return estimate.text(digits) + (FLOOR_MARK if estimate.boundary and estimate.has_interval else "")
 
 
 def interval_notes(stats: TournamentStats, policy_seeds: str, docs: str) -> list[str]:
@@ -42,7 +42,7 @@ def interval_notes(stats: TournamentStats, policy_seeds: str, docs: str) -> list
             "be stopped) because of what it showed, use `--interval sequence` (anytime-valid) instead."
         )
     estimates = every_estimate(stats)
-    if any(e.floored and e.has_interval for e in estimates):
+    if any(e.boundary and e.has_interval for e in estimates):
         notes.append(
             f"`{FLOOR_MARK.strip()}`: the deals showed (almost) no variance, so the width is the boundary floor "
             "(a plus-four sample at the ends of the outcome's range), clipped to that range: a finite sample never "

@@ -45,6 +45,7 @@ from cardenvs.agents.tournament.intervals import (
     Estimate,
     Method,
     Outcome,
+    boundary_inflation,
     p_value,
     ratio_difference,
     ratio_intervals,
@@ -187,6 +188,7 @@ class _Columns:
             resamples=resamples,
             min_units=min_units,
             outcomes=outcomes,
+            groups=[_kind(k) for k in keys],
         )
         return dict(zip(keys, found, strict=True))
 
@@ -274,6 +276,7 @@ def analyse(
             games_needed=games(units_needed(score, target_width, confidence, paired), score.units),
             games_needed_range=(games(low, score.units) or 0, games(high, score.units) or 0),
         )
+    score_inflation = _largest_inflation(cols, ("score",), kinds.get(("score",)))
     differences = {}
     for first, second in itertools.combinations(entrants, 2):
         if ("score", first) in cols.num and ("score", second) in cols.num:
@@ -286,6 +289,7 @@ def analyse(
                 min_units=min_units,
                 outcome=kinds.get(("score",)),
                 method=paired,
+                inflation=score_inflation,
             )
     detect = target_width if detect_difference is None else detect_difference
     num_seats = len(records[0].seats) if records else 0
@@ -312,6 +316,18 @@ def analyse(
             pair: games(deals_to_detect(e, detect, confidence, paired), e.units) for pair, e in differences.items()
         },
     )
+
+
+def _largest_inflation(cols: _Columns, kind: Key, outcome: Outcome | None) -> float:
+    """The largest :func:`boundary_inflation` among the columns of one kind (1 without an outcome)."""
+    if outcome is None:
+        return 1.0
+    found = [
+        boundary_inflation(float(cols.num[k].sum() / cols.den[k].sum()), float(cols.den[k].sum()), outcome)
+        for k in cols.num
+        if _kind(k) == kind and cols.den[k].sum()
+    ]
+    return max(found, default=1.0)
 
 
 def _kind(key: Key) -> Key:

@@ -37,7 +37,7 @@ class Look:
 
     estimates: dict[tuple[str, str], Estimate]
     zero_width: int
-    floored: int
+    boundary: int
     separated_raw: bool
     separated_holm: bool
     stats: TournamentStats | None = field(default=None, repr=False)
@@ -52,7 +52,7 @@ def _look(stats: TournamentStats) -> Look:
     return Look(
         found,
         sum(e.has_interval and e.width == 0 for e in printed),
-        sum(e.floored for e in printed),
+        sum(e.boundary for e in printed),
         any(e.excludes_zero for e in stats.differences.values()),
         any(stats.separated(a, b) for a, b in pairs),
         stats,
@@ -137,7 +137,7 @@ def _row(method: str, deals: int, kind: str, looks: list[Look], truths: dict[Any
         "tournaments": len(shares),
         "no_interval": missing,
         "zero_width": sum(look.zero_width for look in looks),
-        "floored": sum(look.floored for look in looks),
+        "boundary": sum(look.boundary for look in looks),
         "width_over_spread": float(np.mean(np.array(widths) / np.array(spreads))) if widths else math.nan,
     }
 
@@ -201,7 +201,7 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
     results = list(results)
     lines = [
         "| design | deals | interval | statistic | coverage ± 2·SE | worst entrant or pair | width ÷ 3.92·sd | "
-        "width 0 | floored |",
+        "width 0 | boundary |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -209,7 +209,7 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
             lines.append(
                 f"| {r['design']['name']} | {row['deals']} | {row['method']} | {row['statistic']} | "
                 f"{row['coverage']:.1%} ± {row['two_se']:.1%} | {row['worst_name']:.1%} | "
-                f"{row['width_over_spread']:.2f} | {row['zero_width']} | {row['floored']} |"
+                f"{row['width_over_spread']:.2f} | {row['zero_width']} | {row['boundary']} |"
             )
     peek = ["| design | looks | t: score, difference | sequence: score, difference |", "|---|---|---|---|"]
     for r in results:

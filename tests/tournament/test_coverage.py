@@ -32,5 +32,5 @@ def test_lopsided_pairs_print_no_zero_width_interval(tmp_path: Path) -> None:
     result = study_design(design, replications=20, cache=tmp_path, sizes=(10,), peeks=(10,))
     rows = _rows(result, "t")
     assert all(row["zero_width"] == 0 for row in rows.values())  # before: 44% of tournaments printed [0.5, 0.5]
-    assert rows["score"]["floored"] > 0  # the floor is what kept them open
+    assert rows["score"]["boundary"] > 0  # the floor is what kept them open
     assert rows["score"]["coverage"] >= 0.85
