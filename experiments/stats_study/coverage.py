@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ import numpy as np
 from cardenvs.agents.tournament.intervals import Estimate, Method
 from cardenvs.agents.tournament.planning import needed_range, units_needed
 from cardenvs.agents.tournament.stats import TournamentStats, analyse
+from cardenvs.agents.tournament.worker import GameRecord
 from cardenvs.experiments.stats_study.designs import Design, tournaments, truth, whole_cycles
 
 SIZES = (10, 40)
@@ -74,12 +77,15 @@ def study_design(
     cycle = design.tournament(0).schedule.cycle_length()
     labels = [f"e{i}" for i in range(len(design.policies))]
     seen: dict[tuple[Method, int], list[Look]] = {}
-    for records in runs:
-        for deals in looks:
-            chosen = [r for r in records if r.deal < deals]
-            for method in METHODS:
-                stats = analyse(chosen, labels, cycle_length=cycle, method=method)
-                seen.setdefault((method, deals), []).append(_look(stats))
+    analysed = partial(_analyse, looks=looks, labels=labels, cycle=cycle)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            per_tournament = list(pool.map(analysed, runs, chunksize=8))
+    else:
+        per_tournament = list(map(analysed, runs))
+    for found in per_tournament:
+        for key, look in found.items():
+            seen.setdefault(key, []).append(look)
     rows = [
         _row(method, deals, kind, seen[(method, deals)], truths)
         for method in METHODS
@@ -100,6 +106,18 @@ def study_design(
         "verdicts": _verdicts(seen, peeked, METHODS) if design.copies and len(labels) > 2 else {},
         "forecast": _forecast(seen[("t", first)], seen[("t", last)]),
     }
+
+
+def _analyse(
+    records: list[GameRecord], looks: Sequence[int], labels: list[str], cycle: int
+) -> dict[tuple[Method, int], Look]:
+    """One tournament analysed as the report would, at every look and with every method."""
+    found = {}
+    for deals in looks:
+        chosen = [r for r in records if r.deal < deals]
+        for method in METHODS:
+            found[(method, deals)] = _look(analyse(chosen, labels, cycle_length=cycle, method=method))
+    return found
 
 
 def _row(method: str, deals: int, kind: str, looks: list[Look], truths: dict[Any, float]) -> dict[str, Any]:
