@@ -77,7 +77,7 @@ def study_design(
     cycle = design.tournament(0).schedule.cycle_length()
     labels = [f"e{i}" for i in range(len(design.policies))]
     seen: dict[tuple[Method, int], list[Look]] = {}
-    analysed = partial(_analyse, looks=looks, labels=labels, cycle=cycle)
+    analysed = partial(_analyse, looks=looks, labels=labels, cycle=cycle, sides=design.tournament(0).sides)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             per_tournament = list(pool.map(analysed, runs, chunksize=8))
@@ -109,14 +109,15 @@ def study_design(
 
 
 def _analyse(
-    records: list[GameRecord], looks: Sequence[int], labels: list[str], cycle: int
+    records: list[GameRecord], looks: Sequence[int], labels: list[str], cycle: int, sides: list[tuple[int, ...]]
 ) -> dict[tuple[Method, int], Look]:
     """One tournament analysed as the report would, at every look and with every method."""
     found = {}
     for deals in looks:
         chosen = [r for r in records if r.deal < deals]
         for method in METHODS:
-            found[(method, deals)] = _look(analyse(chosen, labels, cycle_length=cycle, method=method))
+            stats = analyse(chosen, labels, cycle_length=cycle, sides=sides, method=method)
+            found[(method, deals)] = _look(stats)
     return found
 
 

@@ -117,14 +117,15 @@ def truth(design: Design, cache: Path, workers: int = 1) -> dict[tuple[str, str]
     """(kind, name) → the true value of every entrant's score and win rate and every pair's difference."""
     labels = [f"e{i}" for i in range(len(design.policies))]
     if design.copies:
-        sides = len(design.tournament(0).slots)
+        sides = len(design.tournament(0).sides)
         found = {("score", label): 0.0 for label in labels} | {("win", label): 1 / sides for label in labels}
         return found | {("difference", f"{a} − {b}"): 0.0 for i, a in enumerate(labels) for b in labels[i + 1 :]}
     chunk = 500
     pieces = math.ceil(design.truth_deals / chunk)
     runs = tournaments(design, pieces, chunk, cache, workers, first_seed=TRUTH_SEED)
     records = [_renumbered(r, i * whole_cycles(design, chunk)) for i, run in enumerate(runs) for r in run]
-    stats = analyse(records, labels, cycle_length=design.tournament(0).schedule.cycle_length())
+    tournament = design.tournament(0)
+    stats = analyse(records, labels, cycle_length=tournament.schedule.cycle_length(), sides=tournament.sides)
     found = {("score", label): stats.entrant_stats[label].score.value for label in labels}
     found |= {("win", label): stats.entrant_stats[label].win_rate.value for label in labels}
     return found | {("difference", f"{a} − {b}"): e.value for (a, b), e in stats.differences.items()}
