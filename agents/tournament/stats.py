@@ -26,8 +26,8 @@ share the cards), within the strata of the design's lineup cycle where lineups r
 
 A statistic that occurs in fewer than :data:`~agents.tournament.intervals.MIN_UNITS` deals gets no interval:
 the report prints ``n/a (k deals)``. Every interval knows its outcome's range (scores: the returns seen in the
-tournament; win rates and head-to-head shares: 0 to 1; places: 1 to the seats), which sets the boundary floor of
-deals that all agree and clips the interval.
+tournament; win rates and head-to-head shares: 0 to 1; places: 1 to the seats), which sets the boundary
+adjustment (a floor for deals that all agree, an inflation near the ends of the range) and clips the interval.
 """
 
 from __future__ import annotations
