@@ -83,7 +83,7 @@ def _combine(inputs: Sequence[Path], stem: Path) -> int:
     )
     stem.with_suffix(".json").write_text(json.dumps(results, indent=1))
     stem.with_suffix(".md").write_text(coverage.markdown(results))
-    print(coverage.markdown(results))
+    print(coverage.summary(results))
     return 0
 
 

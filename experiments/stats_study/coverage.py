@@ -253,3 +253,53 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
             )
     seconds = ["| design | seconds |", "|---|---|"] + [f"| {r['design']['name']} | {r['seconds']} |" for r in results]
     return "\n\n".join("\n".join(t) for t in (lines, peek, verdict, forecast, seconds)) + "\n"
+
+
+def summary(results: Iterable[dict[str, Any]]) -> str:
+    """The compact tables of docs/statistics.md: t coverage per design and size (score, win rate, difference, each
+    ± 2·SE), the confidence sequences under peeking, false verdicts in A/A designs and the forecast."""
+    results = list(results)
+    cell = "{coverage:.1%} ± {two_se:.1%}"
+    lines = [
+        "| design | deals | score | win rate | difference | worst | width ÷ 3.92·sd | width 0 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        for deals in sorted({row["deals"] for row in r["rows"]}):
+            rows = {row["statistic"]: row for row in r["rows"] if row["method"] == "t" and row["deals"] == deals}
+            lines.append(
+                f"| {r['design']['name']} | {deals} | "
+                + " | ".join(cell.format(**rows[k]) for k in KINDS)
+                + f" | {min(rows[k]['worst_name'] for k in KINDS):.1%} | {rows['score']['width_over_spread']:.2f} | "
+                f"{rows['score']['zero_width']} |"
+            )
+    peek = [
+        "| design | looks | t: score, difference | sequence: score | sequence: difference | sequence width ÷ t |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        t, s = r["peeking"]["t"], r["peeking"]["sequence"]
+        ratio = _width_ratio(r["rows"])
+        peek.append(
+            f"| {r['design']['name']} | {', '.join(map(str, r['looks']))} | {t['score']:.1%}, {t['difference']:.1%} | "
+            f"{s['score']:.1%} ± {s['score two_se']:.1%} | {s['difference']:.1%} ± {s['difference two_se']:.1%} | "
+            f"{ratio} |"
+        )
+    verdict = ["| design | looks | t, unadjusted | t, Holm | sequence, Holm |", "|---|---|---|---|---|"]
+    for r in results:
+        v = r["verdicts"]
+        for look in [*map(str, r["looks"]), "any look"] if v else []:
+            verdict.append(
+                f"| {r['design']['name']} | {look} | {v[f't {look} unadjusted']:.1%} | {v[f't {look} Holm']:.1%} | "
+                f"{v[f'sequence {look} Holm']:.1%} |"
+            )
+    return "\n\n".join("\n".join(t) for t in (lines, peek, verdict)) + "\n"
+
+
+def _width_ratio(rows: list[dict[str, Any]]) -> str:
+    """Mean width of the sequence's score intervals over the t intervals', at each size."""
+    found = []
+    for deals in sorted({row["deals"] for row in rows}):
+        by = {row["method"]: row for row in rows if row["statistic"] == "score" and row["deals"] == deals}
+        found.append(f"{by['sequence']['width_over_spread'] / by['t']['width_over_spread']:.2f}")
+    return ", ".join(found)
