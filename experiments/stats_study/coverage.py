@@ -256,6 +256,11 @@ def markdown(results: Iterable[dict[str, Any]]) -> str:
 
 
 def summary(results: Iterable[dict[str, Any]]) -> str:
+    """The compact tables of docs/statistics.md (:func:`summary_tables`), one after the other."""
+    return "\n\n".join(summary_tables(results).values()) + "\n"
+
+
+def summary_tables(results: Iterable[dict[str, Any]]) -> dict[str, str]:
     """The compact tables of docs/statistics.md: t coverage per design and size (score, win rate, difference, each
     ± 2·SE), the confidence sequences under peeking, false verdicts in A/A designs and the forecast."""
     results = list(results)
@@ -293,7 +298,14 @@ def summary(results: Iterable[dict[str, Any]]) -> str:
                 f"| {r['design']['name']} | {look} | {v[f't {look} unadjusted']:.1%} | {v[f't {look} Holm']:.1%} | "
                 f"{v[f'sequence {look} Holm']:.1%} |"
             )
-    return "\n\n".join("\n".join(t) for t in (lines, peek, verdict)) + "\n"
+    forecast = ["| design | forecast ÷ deals needed: 10th, 50th, 90th percentile | 80% range held |", "|---|---|---|"]
+    for r in results:
+        f = r["forecast"]
+        forecast.append(
+            f"| {r['design']['name']} | {f['p10']:.2f}, {f['median']:.2f}, {f['p90']:.2f} | {f['range_held']:.1%} |"
+        )
+    tables = {"t": lines, "peek": peek, "verdicts": verdict, "forecast": forecast}
+    return {name: "\n".join(rows) for name, rows in tables.items()}
 
 
 def _width_ratio(rows: list[dict[str, Any]]) -> str:
