@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardenvs.agents.tournament.intervals import MIN_UNITS
+from cardenvs.agents.tournament.notes import interval_notes, marked
 from cardenvs.agents.tournament.plots import plot_head_to_head, plot_metrics, plot_ratings
 from cardenvs.agents.tournament.ratings import Rating
 from cardenvs.agents.tournament.stats import Estimate, TournamentStats
@@ -83,9 +83,9 @@ def _summary(stats: TournamentStats, ratings: dict[str, Rating]) -> Table:
             [
                 label,
                 str(s.seat_games),
-                s.score.text(),
-                s.win_rate.text(),
-                s.place.text(2),
+                marked(s.score),
+                marked(s.win_rate),
+                marked(s.place, 2),
                 f"{r.mu:.2f} ± {r.sigma:.2f}",
                 f"{r.ordinal:.2f}",
             ]
@@ -109,13 +109,14 @@ def _head_to_head(stats: TournamentStats) -> Table:
         cells = [a]
         for b in labels:
             e = stats.head_to_head.get((a, b))
-            cells.append("—" if a == b or e is None else f"{e.text()} (n={int(e.n)})")
+            cells.append("—" if a == b or e is None else f"{marked(e)} (n={int(e.n)})")
         rows.append(cells)
     return Table(["row beats column", *labels], rows)
 
 
 def _differences(stats: TournamentStats) -> Table:
-    """Every pair, the better-ranked first: paired difference of mean scores and its verdict."""
+    """Every pair, the better-ranked first: paired difference of mean scores, the Holm-adjusted p-value and the
+    verdict it gives."""
     labels = stats.ranked()
     rows = []
     for i, a in enumerate(labels):
@@ -124,30 +125,38 @@ def _differences(stats: TournamentStats) -> Table:
             if e is None:
                 continue
             h2h = stats.head_to_head.get((a, b))
+            p = stats.adjusted_p.get((a, b), stats.adjusted_p.get((b, a), math.nan))
             verdict = (
                 "no interval"
                 if not e.has_interval
-                else f"{a} better"
-                if e.low > 0
-                else f"{b} better"
-                if e.high < 0
                 else "not separated"
+                if not stats.separated(a, b)
+                else f"{a} better"
+                if e.value > 0
+                else f"{b} better"
             )
-            rows.append([f"{a} − {b}", e.text(), "—" if h2h is None else h2h.text(), verdict])
+            p_text = "—" if math.isnan(p) else f"{p:.3f}"
+            rows.append([f"{a} − {b}", marked(e), "—" if h2h is None else marked(h2h), p_text, verdict])
     pct = round(stats.confidence * 100)
-    return Table(["pair", f"score difference [{pct}% CI]", f"first beats second [{pct}% CI]", "verdict"], rows)
+    headers = [
+        "pair",
+        f"score difference [{pct}% CI]",
+        f"first beats second [{pct}% CI]",
+        "p (Holm)",
+        "verdict (Holm)",
+    ]
+    return Table(headers, rows)
 
 
 def _ranking(stats: TournamentStats) -> Table:
-    """Entrants by mean score, each with how it stands against the next: ``>`` where the paired difference's
-    interval excludes 0, ``≈`` where it does not (or there is no interval yet)."""
+    """Entrants by mean score, each with how it stands against the next: ``>`` where the Holm-adjusted paired
+    difference separates them, ``≈`` where it does not (or there is no interval yet)."""
     labels = [label for label in stats.ranked() if not math.isnan(stats.entrant_stats[label].score.value)]
     rows = []
     for i, label in enumerate(labels):
         relation = ""
         if i + 1 < len(labels):
-            e = _difference_or_none(stats, label, labels[i + 1])
-            relation = f"{'>' if e is not None and e.low > 0 else '≈'} {labels[i + 1]}"
+            relation = f"{'>' if stats.separated(label, labels[i + 1]) else '≈'} {labels[i + 1]}"
         rows.append([str(i + 1), label, relation])
     return Table(["rank", "policy", "against the next"], rows)
 
@@ -158,13 +167,13 @@ def _difference_or_none(stats: TournamentStats, a: str, b: str) -> Estimate | No
 
 def _seats(stats: TournamentStats) -> Table:
     return Table(
-        ["seat", "mean score", "win rate"], [[str(s.seat), s.score.text(), s.win_rate.text()] for s in stats.seats]
+        ["seat", "mean score", "win rate"], [[str(s.seat), marked(s.score), marked(s.win_rate)] for s in stats.seats]
     )
 
 
 def _metrics(stats: TournamentStats) -> Table:
     ratios = stats.metric_ratios
-    rows = [[label] + [stats.entrant_stats[label].metrics[m.name].text() for m in ratios] for label in stats.ranked()]
+    rows = [[label] + [marked(stats.entrant_stats[label].metrics[m.name]) for m in ratios] for label in stats.ranked()]
     return Table(["policy", *(m.name for m in ratios)], rows)
 
 
@@ -173,26 +182,19 @@ def _needed(stats: TournamentStats) -> Table:
     for label in stats.ranked():
         s = stats.entrant_stats[label]
         needed = "—" if s.games_needed is None else f"{s.games_needed:,}"
+        low, high = s.games_needed_range
+        spread = f"{low:,}–{high:,}" if high else "—"
         width = f"{s.score.width:.3f}" if s.score.has_interval else f"n/a ({s.score.units} deals)"
-        rows.append([label, width, needed])
-    return Table(["policy", "score interval width now", f"games for width {stats.target_width:g}"], rows)
+        rows.append([label, width, needed, spread])
+    headers = ["policy", "score interval width now", f"games for width {stats.target_width:g}", "80% range"]
+    return Table(headers, rows)
 
 
-def _interval_method(stats: TournamentStats, settings: dict[str, Any]) -> str:
-    pct = round(stats.confidence * 100)
-    method = (
-        "t intervals on the deals' linearised influences" if stats.method == "t" else "percentile bootstrap over deals"
-    )
-    strata = f", variance within the {stats.cycle_length} strata of the lineup cycle" if stats.cycle_length > 1 else ""
-    seeds = (
-        "policies draw common random numbers per deal and seat"
-        if settings.get("policy_seeds", "common") == "common"
-        else "each entrant draws its own random numbers"
-    )
-    return (
-        f"Intervals: {pct}% {method}{strata}; none from fewer than {MIN_UNITS} deals (`n/a (k deals)`); "
-        f"{seeds}. Methods: see `{DOCS}`."
-    )
+def _to_detect(stats: TournamentStats) -> Table:
+    rows = []
+    for (a, b), games in stats.games_to_detect.items():
+        rows.append([f"{a} − {b}", marked(stats.differences[(a, b)]), "—" if games is None else f"{games:,}"])
+    return Table(["pair", "score difference now", f"games to detect ±{stats.detect_difference:g}"], rows)
 
 
 def build_sections(
@@ -205,7 +207,7 @@ def build_sections(
         f"Game `{settings['env_id']}` with options `{settings['options'] or {}}`; seating scheme "
         f"`{settings['scheme']}` over slots {settings['slots']}; tournament seed {settings['seed']}.",
         f"{stats.num_games} games in {stats.num_deals} duplicate deals; {stats.truncated} truncated by the step cap.",
-        _interval_method(stats, settings),
+        *interval_notes(stats, settings.get("policy_seeds", "common"), DOCS),
     ]
     sections = [
         Section("Settings", overview, [entrants], []),
@@ -221,11 +223,13 @@ def build_sections(
         Section(
             "Paired differences",
             [
-                f"Ranking by mean score: `>` where the {round(stats.confidence * 100)}% interval of the paired "
-                "difference with the next policy excludes 0, `≈` where it does not (or there is no interval yet).",
-                "Mean score of the first policy minus the second, over the deals both played (the luck of the "
-                "cards they shared cancels), and the share of their meetings the first won (ties ½). Quote these "
-                "intervals to compare two policies, not the overlap of their separate intervals.",
+                "Ranking by mean score: `>` where the paired difference with the next policy is separated from 0 "
+                "after Holm's adjustment for comparing every pair, `≈` where it is not (or there is no interval yet).",
+                "Mean score of the first policy minus the second, each over every deal it played, differenced deal "
+                "by deal (the luck of the deals both played cancels), and the share of their meetings the first won "
+                "(ties ½). The intervals are unadjusted; the verdicts use Holm-adjusted p-values, which keep the "
+                f"chance of any false verdict among all pairs below {100 - pct}%. Quote these intervals to compare "
+                "two policies, not the overlap of their separate intervals.",
             ],
             [_ranking(stats), _differences(stats)],
             [],
@@ -257,10 +261,14 @@ def build_sections(
         Section(
             "Games needed",
             [
-                f"Games for the {pct}% interval of each mean score to have width {stats.target_width:g} "
-                "(intervals shrink as 1/√games)."
+                f"Games for the {pct}% interval of each mean score to have width {stats.target_width:g}: the "
+                "standard error falls as 1/√deals and the t quantile with the degrees of freedom. The 80% range is "
+                "the forecast's own uncertainty (the variance measured so far is itself an estimate).",
+                f"Games for a paired difference of ±{stats.detect_difference:g} to be found (its interval excluding "
+                "0) with 80% chance, from the variance of the difference measured so far (without Holm's "
+                "adjustment).",
             ],
-            [_needed(stats)],
+            [_needed(stats), _to_detect(stats)],
             [],
         )
     )

@@ -25,6 +25,7 @@ from cardenvs.agents.tournament.faults import GameFault, TournamentStopped
 from cardenvs.agents.tournament.hooks import hooks_for, validate_partner_groups
 from cardenvs.agents.tournament.intervals import METHODS, Method
 from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.notes import extension_notice
 from cardenvs.agents.tournament.ratings import Rating, rate_games
 from cardenvs.agents.tournament.schedule import Job, Schedule, Scheme
 from cardenvs.agents.tournament.specs import Entrant, fingerprinted_policy, parse_entrants
@@ -220,6 +221,8 @@ class Tournament:
             store.claim(self.settings())
             done = store.done()
             todo = [job for job in self.jobs() if (job.deal, job.seating) not in done]
+            if done and todo and all(job.deal > max(deal for deal, _ in done) for job in todo):
+                notices.append(extension_notice(len(done), len(done) + len(todo), self.interval))
             bar = _ProgressBar(len(todo) + len(done), len(done), self.env_id) if progress else None
 
             def on_records(records: list[GameRecord]) -> None:

@@ -7,8 +7,9 @@ share the cards), within the strata of the design's lineup cycle where lineups r
 ``docs/statistics.md`` for its measured coverage.
 
 * mean score: the env's return (the game's own objective), per seat played;
-* paired difference: for two entrants, mean score of one minus the other, over the same units (the luck of the
-  cards they both met cancels);
+* paired difference: for two entrants, mean score of one minus the other, each mean over every deal it played;
+  their deal-by-deal contributions are differenced, so the luck of the deals both played cancels (deals only one
+  played add their own variance). Verdicts ("A better") are Holm-adjusted over all pairs;
 * win rate: share of games with the best return at the table; a ``k``-way tie for best counts ``1/k`` each,
   so an entrant no better than the others wins ``1/n`` (in a team game the unit is the side: every seat of
   the winning side wins);
@@ -19,10 +20,14 @@ share the cards), within the strata of the design's lineup cycle where lineups r
   every seat equally often, so the seat effect is not confounded with who sat there);
 * game metrics: per entrant, the ratios of summed event counters (bluff rate, challenge precision, …);
 * games needed: the number of games for the interval of a mean score to shrink to a requested width (the
-  standard error falls as ``1/√deals``, the t quantile with the degrees of freedom).
+  standard error falls as ``1/√deals``, the t quantile with the degrees of freedom), with the 80% range that the
+  measured variance's own uncertainty leaves; and per pair, the games to detect a difference of a given size
+  (:mod:`agents.tournament.planning`).
 
 A statistic that occurs in fewer than :data:`~agents.tournament.intervals.MIN_UNITS` deals gets no interval:
-the report prints ``n/a (k deals)``.
+the report prints ``n/a (k deals)``. Every interval knows its outcome's range (scores: the returns seen in the
+tournament; win rates and head-to-head shares: 0 to 1; places: 1 to the seats), which sets the boundary
+adjustment (a floor for deals that all agree, an inflation near the ends of the range) and clips the interval.
 """
 
 from __future__ import annotations
@@ -39,11 +44,14 @@ from cardenvs.agents.tournament.intervals import (
     MIN_UNITS,
     Estimate,
     Method,
+    Outcome,
+    boundary_inflation,
+    p_value,
     ratio_difference,
     ratio_intervals,
-    units_needed,
 )
 from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.planning import deals_to_detect, needed_range, units_needed
 from cardenvs.agents.tournament.worker import GameRecord
 
 Key = tuple[Any, ...]
@@ -62,6 +70,8 @@ class EntrantStats:
     metrics: dict[str, Estimate] = field(default_factory=dict)
     games_needed: int | None = None
     """Games (whole tournament) for the score interval to reach the target width."""
+    games_needed_range: tuple[int, int] = (0, 0)
+    """Its 80% range from the uncertainty of the measured variance ((0, 0): none)."""
 
 
 @dataclass
@@ -83,8 +93,8 @@ class TournamentStats:
     head_to_head: dict[tuple[str, str], Estimate]
     """(row, column) → share of games in which row outscored column (absent if they never met)."""
     differences: dict[tuple[str, str], Estimate]
-    """(a, b) → mean score of a minus mean score of b, paired over the same units; one key per unordered pair,
-    ``a`` before ``b`` in entrant order."""
+    """(a, b) → mean score of a minus mean score of b, each over every deal it played, paired deal by deal; one
+    key per unordered pair, ``a`` before ``b`` in entrant order."""
     seats: list[SeatStats]
     metric_ratios: list[Ratio]
     target_width: float
@@ -92,6 +102,12 @@ class TournamentStats:
     method: Method
     cycle_length: int
     """Deals per lineup cycle: the strata of the intervals (1: no strata)."""
+    adjusted_p: dict[tuple[str, str], float] = field(default_factory=dict)
+    """Per key of ``differences``: Holm-adjusted p-value of "no difference" over all pairs with an interval."""
+    detect_difference: float = 0.0
+    """The difference :attr:`games_to_detect` is for."""
+    games_to_detect: dict[tuple[str, str], int | None] = field(default_factory=dict)
+    """Per key of ``differences``: games (whole tournament) to detect a difference of ``detect_difference``."""
 
     def ranked(self) -> list[str]:
         """Entrants by mean score, best first (entrants without games last)."""
@@ -106,8 +122,25 @@ class TournamentStats:
         """Mean score of ``a`` minus ``b`` (either order)."""
         if (a, b) in self.differences:
             return self.differences[(a, b)]
-        e = self.differences[(b, a)]
-        return Estimate(-e.value, -e.high, -e.low, e.n, e.units, e.df)
+        return self.differences[(b, a)].negated()
+
+    def separated(self, a: str, b: str) -> bool:
+        """``a`` and ``b`` differ at the tournament's confidence after Holm's adjustment over all pairs."""
+        p = self.adjusted_p.get((a, b), self.adjusted_p.get((b, a), math.nan))
+        return p < 1 - self.confidence
+
+
+def holm(p_values: dict[Any, float]) -> dict[Any, float]:
+    """Holm's step-down adjusted p-values (NaN ones are left out of the family and stay NaN): the ``i``-th
+    smallest of ``m`` becomes ``max_{j ≤ i} min(1, (m − j + 1) p_(j))``, so "adjusted p < α" keeps the chance of
+    any false verdict at most α."""
+    tested = sorted((p, key) for key, p in p_values.items() if not math.isnan(p))
+    adjusted = {key: math.nan for key in p_values}
+    running = 0.0
+    for i, (p, key) in enumerate(tested):
+        running = max(running, min(1.0, (len(tested) - i) * p))
+        adjusted[key] = running
+    return adjusted
 
 
 class _Columns:
@@ -118,6 +151,10 @@ class _Columns:
         self.strata = np.array([d % cycle_length for d in deals], dtype=np.int64) if cycle_length > 1 else None
         self.num: dict[Key, np.ndarray] = {}
         self.den: dict[Key, np.ndarray] = {}
+        self.outcomes: dict[Key, Outcome] = {}
+        """Each key's seat-game outcome (for the boundary floor)."""
+        self.seen: dict[Key, list[float]] = {}
+        """Seat-game values per kind (``key[0]``, or a metric's key without the entrant)."""
 
     def add(self, key: Key, deal: int, numerator: float, denominator: float) -> None:
         if key not in self.num:
@@ -126,6 +163,8 @@ class _Columns:
         i = self.row_of[deal]
         self.num[key][i] += numerator
         self.den[key][i] += denominator
+        if denominator:
+            self.seen.setdefault(_kind(key), []).append(numerator / denominator)
 
     def arrays(self, keys: Sequence[Key]) -> tuple[np.ndarray, np.ndarray]:
         """``(units, len(keys))`` numerator and denominator sums."""
@@ -138,8 +177,18 @@ class _Columns:
         if not keys:
             return {}
         num, den = self.arrays(keys)
+        outcomes = [self.outcomes[k] for k in keys]
         found = ratio_intervals(
-            num, den, confidence, strata=self.strata, method=method, rng=rng, resamples=resamples, min_units=min_units
+            num,
+            den,
+            confidence,
+            strata=self.strata,
+            method=method,
+            rng=rng,
+            resamples=resamples,
+            min_units=min_units,
+            outcomes=outcomes,
+            groups=[_kind(k) for k in keys],
         )
         return dict(zip(keys, found, strict=True))
 
@@ -172,13 +221,16 @@ def analyse(
     resamples: int = 1000,
     seed: int = 0,
     min_units: int = MIN_UNITS,
+    detect_difference: float | None = None,
 ) -> TournamentStats:
     """All statistics of a tournament's games (ordered as stored, so results never depend on finishing order).
 
     ``cycle_length``: deals per lineup cycle (``Schedule.cycle_length``); deal ``d`` is in stratum ``d % cycle``.
     ``sides``: the partner groups of a team game (a win is shared by the seats of the winning side).
-    ``method``: ``"t"`` (default) or ``"bootstrap"`` (percentile, ``resamples`` draws seeded by ``seed``).
-    ``min_units``: fewest deals behind an interval (lowered only to study the intervals themselves)."""
+    ``method``: ``"t"`` (default), ``"sequence"`` (anytime-valid) or ``"bootstrap"`` (percentile, ``resamples``
+    draws seeded by ``seed``; paired differences stay t intervals).
+    ``min_units``: fewest deals behind an interval (lowered only to study the intervals themselves).
+    ``detect_difference``: the difference whose games to detect are forecast (default: ``target_width``)."""
     if cycle_length < 1:
         raise ValueError(f"cycle_length counts the deals of a lineup cycle, at least 1; got {cycle_length}")
     deals = sorted({r.deal for r in records})
@@ -198,13 +250,22 @@ def analyse(
                 if other_label != label:
                     a, b = r.returns[seat], r.returns[other]
                     cols.add(("h2h", label, other_label), r.deal, 1.0 if a > b else 0.5 if a == b else 0.0, 1)
+    seats = max((len(r.seats) for r in records), default=1)
+    kinds = {kind: _outcome(kind, values, seats) for kind, values in cols.seen.items()}
+    cols.outcomes = {key: kinds.get(_kind(key), Outcome(0.0, 0.0)) for key in cols.num}
     rng = np.random.default_rng([seed, 0xB007])
     est = cols.estimates(confidence, method, rng, resamples, min_units)
     missing = Estimate(math.nan, math.nan, math.nan, 0, 0)
-    num_games = len(records)
+    paired: Method = "t" if method == "bootstrap" else method
+
+    def games(needed: int | None, units: int) -> int | None:
+        """Games of the whole tournament for a statistic seen in ``units`` of its deals to have ``needed``."""
+        return None if needed is None or not units else math.ceil(needed / units * len(records))
+
     per_entrant = {}
     for label in entrants:
         score = est.get(("score", label), missing)
+        low, high = needed_range(score, target_width, confidence, paired)
         per_entrant[label] = EntrantStats(
             label=label,
             seat_games=int(score.n),
@@ -212,19 +273,29 @@ def analyse(
             win_rate=est.get(("win", label), missing),
             place=est.get(("place", label), missing),
             metrics={m.name: est.get(("metric", label, m.name), missing) for m in metric_ratios},
-            games_needed=_games_needed(num_games, len(deals), score, target_width, confidence),
+            games_needed=games(units_needed(score, target_width, confidence, paired), score.units),
+            games_needed_range=(games(low, score.units) or 0, games(high, score.units) or 0),
         )
+    score_inflation = _largest_inflation(cols, ("score",), kinds.get(("score",)))
     differences = {}
     for first, second in itertools.combinations(entrants, 2):
         if ("score", first) in cols.num and ("score", second) in cols.num:
             num, den = cols.arrays([("score", first), ("score", second)])
             differences[(first, second)] = ratio_difference(
-                num, den, confidence, strata=cols.strata, min_units=min_units
+                num,
+                den,
+                confidence,
+                strata=cols.strata,
+                min_units=min_units,
+                outcome=kinds.get(("score",)),
+                method=paired,
+                inflation=score_inflation,
             )
+    detect = target_width if detect_difference is None else detect_difference
     num_seats = len(records[0].seats) if records else 0
     return TournamentStats(
         entrants=list(entrants),
-        num_games=num_games,
+        num_games=len(records),
         num_deals=len(deals),
         truncated=sum(r.truncated for r in records),
         entrant_stats=per_entrant,
@@ -239,12 +310,39 @@ def analyse(
         confidence=confidence,
         method=method,
         cycle_length=cycle_length,
+        adjusted_p=holm({pair: p_value(e, paired) for pair, e in differences.items()}),
+        detect_difference=detect,
+        games_to_detect={
+            pair: games(deals_to_detect(e, detect, confidence, paired), e.units) for pair, e in differences.items()
+        },
     )
 
 
-def _games_needed(games: int, deals: int, score: Estimate, target_width: float, confidence: float) -> int | None:
-    """Games (whole tournament) for the score interval to reach ``target_width``."""
-    needed = units_needed(score, target_width, confidence)
-    if needed is None or not deals:
-        return None
-    return math.ceil(needed / score.units * games)
+def _largest_inflation(cols: _Columns, kind: Key, outcome: Outcome | None) -> float:
+    """The largest :func:`boundary_inflation` among the columns of one kind (1 without an outcome)."""
+    if outcome is None:
+        return 1.0
+    found = [
+        boundary_inflation(float(cols.num[k].sum() / cols.den[k].sum()), float(cols.den[k].sum()), outcome)
+        for k in cols.num
+        if _kind(k) == kind and cols.den[k].sum()
+    ]
+    return max(found, default=1.0)
+
+
+def _kind(key: Key) -> Key:
+    """The kind of statistic a key counts (a metric by its name), whatever the entrant."""
+    return ("metric", key[2]) if key[0] == "metric" else key[:1]
+
+
+def _outcome(kind: Key, values: list[float], seats: int) -> Outcome:
+    """A kind's seat-game outcome: scores span the values seen; shares 0 to 1; places 1 to the seats; a metric
+    the values seen and 0 to 1; with the standard deviation of the values seen."""
+    low, high = min(values), max(values)
+    if kind[0] in ("win", "seat_win", "h2h"):
+        low, high = 0.0, 1.0
+    elif kind[0] == "place":
+        low, high = 1.0, float(seats)
+    elif kind[0] == "metric":
+        low, high = min(low, 0.0), max(high, 1.0)
+    return Outcome(low, high, float(np.std(values)))

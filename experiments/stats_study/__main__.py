@@ -1,6 +1,6 @@
 """Run the statistics study and write its tables (JSON and Markdown) under ``--out``.
 
-python -m experiments.stats_study coverage --replications 300 --out docs/statistics
+nice -n 10 python -m experiments.stats_study coverage --replications 200 --out docs/statistics
 """
 
 from __future__ import annotations
@@ -15,19 +15,24 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.experiments.stats_study import coverage, variance
+from cardenvs.experiments.stats_study.designs import DESIGNS
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("study", choices=["coverage", "variance"])
-    p.add_argument("--replications", type=int, default=300)
-    p.add_argument("--designs", nargs="*", type=int, help="coverage: indices into coverage.DESIGNS (default: all)")
+    p.add_argument("study", choices=["coverage", "variance", "combine"])
+    p.add_argument("--replications", type=int, default=200)
+    p.add_argument("--designs", nargs="*", type=int, help="coverage: indices into designs.DESIGNS (default: all)")
     p.add_argument("--cases", nargs="*", type=int, help="variance: indices into variance.CASES (default: all)")
     p.add_argument("--games", type=int, default=480, help="variance: games per tournament")
     p.add_argument("--mean-deals", type=int, default=400, help="variance: deals behind the baseline's seat means")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default="runs/stats_study")
+    p.add_argument("--cache", default="runs/stats_study/games", help="coverage: where the played games are kept")
+    p.add_argument("--inputs", nargs="*", default=[], help="combine: coverage JSON files, into one table")
     args = p.parse_args(argv)
+    if args.designs and not all(0 <= i < len(DESIGNS) for i in args.designs):
+        p.error(f"--designs takes indices from 0 to {len(DESIGNS) - 1}, got {args.designs}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.study == "variance":
@@ -40,8 +45,11 @@ def main(argv: list[str] | None = None) -> int:
             for c in cases
         ]
         return _run(jobs, out / "variance", variance.markdown)
-    designs = [coverage.DESIGNS[i] for i in args.designs] if args.designs else list(coverage.DESIGNS)
-    jobs = [(d.name, partial(coverage.study_design, d, args.replications, args.workers)) for d in designs]
+    if args.study == "combine":
+        return _combine([Path(x) for x in args.inputs], out / "coverage")
+    chosen = [DESIGNS[i] for i in args.designs] if args.designs else list(DESIGNS)
+    cache = Path(args.cache)
+    jobs = [(d.name, partial(coverage.study_design, d, args.replications, cache, args.workers)) for d in chosen]
     return _run(jobs, out / "coverage", coverage.markdown)
 
 
@@ -62,6 +70,20 @@ def _run(
         stem.with_suffix(".json").write_text(json.dumps(results, indent=1))
         stem.with_suffix(".md").write_text(markdown(results))
     print(markdown(results))
+    return 0
+
+
+def _combine(inputs: Sequence[Path], stem: Path) -> int:
+    """One coverage table from several runs' JSON, in the order of ``designs.DESIGNS`` (the last run of a design
+    wins)."""
+    found = {r["design"]["name"]: r for path in inputs for r in json.loads(path.read_text())}
+    order = [d.name for d in DESIGNS]
+    results = sorted(
+        found.values(), key=lambda r: order.index(r["design"]["name"]) if r["design"]["name"] in order else len(order)
+    )
+    stem.with_suffix(".json").write_text(json.dumps(results, indent=1))
+    stem.with_suffix(".md").write_text(coverage.markdown(results))
+    print(coverage.summary(results))
     return 0
 
 

@@ -1,13 +1,13 @@
-"""Simulated tournaments: do the intervals cover the truth, and are they as wide as the spread?
+"""Do the intervals cover the truth, tournament by tournament? (:mod:`experiments.stats_study.designs`)
 
-In an A/A design every entrant is a copy of ``random`` drawing its own random numbers
-(``policy_seeds="independent"``), so every mean score and every paired difference has a known true value: 0 in
-a zero-sum game. Designs with unequal entrants check the width against the spread (the truth there is the mean
-over all replications). A replication is one
-tournament of ``max(deals)`` deals; its first ``d`` deals (rounded up to whole lineup cycles) give the row for
-``d``. Over the replications we count how often the interval holds the truth (coverage), compare the mean
-width with ``2 · 1.96 ·`` the spread of the estimate between replications, and check the "games needed"
-forecast made at 10 deals against the width reached at the largest size.
+For every design, ``replications`` tournaments of 40 deals; the first ``d`` deals of each (whole lineup cycles)
+are analysed as the report would (default settings), with fixed-size t intervals and with confidence sequences.
+Each tournament counts once per row: its share of a kind's statistics (every entrant's score or win rate, every
+pair's difference) whose interval holds the truth is averaged over tournaments, with ``±2·SE`` from the spread of
+those shares (so mirror-image intervals of a two-entrant zero-sum game are not counted as two). Also measured:
+intervals of width 0 (every printed interval of the report), the width over the estimate's spread, false verdicts
+in A/A designs (any pair "better", unadjusted and Holm-adjusted), coverage under peeking (every look at 10, 20
+and 40 deals at once) and the games-needed forecast made at 10 deals for the width reached at 40.
 """
 
 from __future__ import annotations
@@ -15,196 +15,303 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from cardenvs.agents.tournament.intervals import Estimate, Method, units_needed
-from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.intervals import Estimate, Method
+from cardenvs.agents.tournament.planning import needed_range, units_needed
 from cardenvs.agents.tournament.stats import TournamentStats, analyse
-from cardenvs.agents.tournament.worker import GamePlayer, GameRecord
+from cardenvs.agents.tournament.worker import GameRecord
+from cardenvs.experiments.stats_study.designs import Design, tournaments, truth, whole_cycles
+
+SIZES = (10, 40)
+LOOKS = (10, 20, 40)
+METHODS: tuple[Method, ...] = ("t", "sequence")
+KINDS = ("score", "win", "difference")
 
 
-@dataclass(frozen=True)
-class Design:
-    """A tournament design: its game, its entrants (policy specs) and whether partners are one entrant."""
+@dataclass
+class Look:
+    """What one analysis of one tournament at one size shows."""
 
-    name: str
-    env_id: str
-    options: dict[str, Any]
-    policies: tuple[str, ...]
-    teams: bool = False
-
-    @property
-    def copies(self) -> bool:
-        """An A/A design: every entrant the same policy, so every true score and difference is known."""
-        return len(set(self.policies)) == 1
-
-    def tournament(self, seed: int) -> Tournament:
-        labels = [f"e{i}={spec}" for i, spec in enumerate(self.policies)]
-        return Tournament(
-            self.env_id, labels, options=self.options, seed=seed, teams=self.teams, policy_seeds="independent"
-        )
+    estimates: dict[tuple[str, str], Estimate]
+    zero_width: int
+    boundary: int
+    separated_raw: bool
+    separated_holm: bool
+    stats: TournamentStats | None = field(default=None, repr=False)
 
 
-KYUURI_DEAL = {"num_players": 3, "episode": "deal"}
-DESIGNS = (
-    Design("all at the table (3 entrants, 3 seats)", "kyuuri-v0", KYUURI_DEAL, ("random",) * 3),
-    Design("rotating lineups (2 entrants, 3 seats)", "kyuuri-v0", KYUURI_DEAL, ("random",) * 2),
-    Design("more entrants than seats (4 entrants, 3 seats)", "kyuuri-v0", KYUURI_DEAL, ("random",) * 4),
-    Design(
-        "teams (2 entrants, 2 v 2)",
-        "zheng_shang_you-v0",
-        {"num_players": 4, "team_mode": "partners", "episode": "deal"},
-        ("random",) * 2,
-        teams=True,
-    ),
-    Design(
-        "rotating lineups, unequal (thrifty vs random, 3 seats)",
-        "kyuuri-v0",
-        {"num_players": 3},
-        ("kyuuri/thrifty", "random"),
-    ),
-    Design(
-        "all at the table, Verish (3 entrants, 3 seats)", "verish_ne_verish-v0", {"num_players": 3}, ("random",) * 3
-    ),
-)
-SIZES = (5, 10, 20, 40)
-METHODS: dict[str, tuple[Method, bool]] = {
-    "t, strata (default)": ("t", True),
-    "percentile bootstrap, deals (before)": ("bootstrap", False),
-}
-
-
-def play_replication(design: Design, seed: int, deals: int) -> list[GameRecord]:
-    """The games of one tournament of ``deals`` deals (whole lineup cycles)."""
-    tournament = design.tournament(seed)
-    cycle = tournament.schedule.cycle_length()
-    deals = math.ceil(deals / cycle) * cycle
-    player = GamePlayer(tournament.setup())
-    return [player.play(job) for deal in range(deals) for job in tournament.schedule.deal_jobs(deal)]
-
-
-def _estimates(stats: TournamentStats) -> dict[tuple[str, str], Estimate]:
-    """(kind, name) → estimate, for every entrant's score and every pair's paired difference."""
-    found = {("score", label): stats.entrant_stats[label].score for label in stats.entrants}
+def _look(stats: TournamentStats) -> Look:
+    found = {("score", x): stats.entrant_stats[x].score for x in stats.entrants}
+    found |= {("win", x): stats.entrant_stats[x].win_rate for x in stats.entrants}
     found |= {("difference", f"{a} − {b}"): e for (a, b), e in stats.differences.items()}
-    return found
+    printed = [*found.values(), *(s.place for s in stats.entrant_stats.values()), *stats.head_to_head.values()]
+    pairs = list(stats.differences)
+    return Look(
+        found,
+        sum(e.has_interval and e.width == 0 for e in printed),
+        sum(e.boundary for e in printed),
+        any(e.excludes_zero for e in stats.differences.values()),
+        any(stats.separated(a, b) for a, b in pairs),
+        stats,
+    )
 
 
 def study_design(
     design: Design,
     replications: int,
-    workers: int = 2,
+    cache: Path,
+    workers: int = 1,
     sizes: Sequence[int] = SIZES,
-    methods: Sequence[str] = tuple(METHODS),
+    peeks: Sequence[int] = LOOKS,
 ) -> dict[str, Any]:
-    """Coverage, width over spread and the games-needed forecast of one design over replications.
-
-    The truth is 0 in an A/A design (a zero-sum game); otherwise the mean of the estimates at the largest size
-    over all replications stands in for it."""
-    arguments = ([design] * replications, range(replications), [max(sizes)] * replications)
+    """Every measurement of one design (see the module docstring); ``peeks``: the looks of the peeking check."""
+    looks = sorted({whole_cycles(design, d) for d in (*sizes, *peeks)})
+    runs = tournaments(design, replications, max(looks), cache, workers)
+    truths = truth(design, cache, workers)
+    cycle = design.tournament(0).schedule.cycle_length()
+    labels = [f"e{i}" for i in range(len(design.policies))]
+    seen: dict[tuple[Method, int], list[Look]] = {}
+    analysed = partial(_analyse, looks=looks, labels=labels, cycle=cycle, sides=design.tournament(0).sides)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            runs = list(pool.map(play_replication, *arguments))
+            per_tournament = list(pool.map(analysed, runs, chunksize=8))
     else:
-        runs = list(map(play_replication, *arguments))
-    tournament = design.tournament(0)
-    cycle = tournament.schedule.cycle_length()
-    labels = [e.label for e in tournament.entrants]
-    found: dict[tuple[str, str, int], dict[tuple[str, str], list[Estimate]]] = {}
-    forecasts = []
-    for records in runs:
-        by_size = {}
-        for size in sizes:
-            deals = math.ceil(size / cycle) * cycle
-            chosen = [r for r in records if r.deal < deals]
-            for method in methods:
-                how, stratified = METHODS[method]
-                stats = analyse(
-                    chosen, labels, cycle_length=cycle if stratified else 1, method=how, resamples=500, min_units=2
-                )
-                for (kind, name), e in _estimates(stats).items():
-                    if kind == "difference" and how != "t":
-                        continue  # paired differences are always t intervals
-                    found.setdefault((method, kind, deals), {}).setdefault((kind, name), []).append(e)
-                if how == "t":
-                    by_size[size] = stats
-        forecasts.append(_forecast(by_size, sizes))
-    largest = math.ceil(max(sizes) / cycle) * cycle
-    first = methods[0]
-    at_largest = found[(first, "score", largest)] | found[(first, "difference", largest)]
-    truth = {
-        key: 0.0 if design.copies else float(np.mean([e.value for e in estimates]))
-        for key, estimates in at_largest.items()
-    }
-    rows = [_row(method, kind, deals, per_name, truth) for (method, kind, deals), per_name in sorted(found.items())]
-    ratios = [f for f in forecasts if f is not None]
+        per_tournament = list(map(analysed, runs))
+    for found in per_tournament:
+        for key, look in found.items():
+            seen.setdefault(key, []).append(look)
+    rows = [
+        _row(method, deals, kind, seen[(method, deals)], truths)
+        for method in METHODS
+        for deals in sorted({whole_cycles(design, d) for d in sizes})
+        for kind in KINDS
+    ]
+    peeked = sorted({whole_cycles(design, d) for d in peeks})
+    peeking = {method: _peeking([seen[(method, d)] for d in peeked], truths) for method in METHODS}
+    first, last = whole_cycles(design, min(sizes)), whole_cycles(design, max(sizes))
     return {
         "design": asdict(design),
         "replications": replications,
         "cycle_length": cycle,
+        "looks": peeked,
+        "truth": {f"{k} {n}": v for (k, n), v in truths.items()},
         "rows": rows,
-        "games_needed": {
-            "forecast_over_actual_mean": float(np.mean(ratios)),
-            "forecast_over_actual_median": float(np.median(ratios)),
-        },
+        "peeking": peeking,
+        "verdicts": _verdicts(seen, peeked, METHODS) if design.copies and len(labels) > 2 else {},
+        "forecast": _forecast(seen[("t", first)], seen[("t", last)]),
     }
 
 
-def _row(
-    method: str, kind: str, deals: int, per_name: dict[tuple[str, str], list[Estimate]], truth: dict[Any, float]
-) -> dict[str, Any]:
-    """Coverage over every name's replications; width over spread averaged over names."""
-    covered = intervals = 0
-    ratios = []
-    for key, estimates in per_name.items():
-        with_interval = [e for e in estimates if e.has_interval]
-        intervals += len(with_interval)
-        covered += sum(e.low <= truth[key] <= e.high for e in with_interval)
-        spread = 2 * 1.96 * float(np.std([e.value for e in estimates], ddof=1))
-        if with_interval and spread > 0:
-            ratios.append(float(np.mean([e.width for e in with_interval])) / spread)
+def _analyse(
+    records: list[GameRecord], looks: Sequence[int], labels: list[str], cycle: int, sides: list[tuple[int, ...]]
+) -> dict[tuple[Method, int], Look]:
+    """One tournament analysed as the report would, at every look and with every method."""
+    found = {}
+    for deals in looks:
+        chosen = [r for r in records if r.deal < deals]
+        for method in METHODS:
+            stats = analyse(chosen, labels, cycle_length=cycle, sides=sides, method=method)
+            found[(method, deals)] = _look(stats)
+    return found
+
+
+def _row(method: str, deals: int, kind: str, looks: list[Look], truths: dict[Any, float]) -> dict[str, Any]:
+    """Coverage of one kind of statistic: per tournament the share covered, then mean ± 2·SE over tournaments."""
+    shares: list[float] = []
+    per_name: dict[tuple[str, str], list[bool]] = {}
+    missing = 0
+    for look in looks:
+        hits = []
+        for key, e in look.estimates.items():
+            if key[0] != kind:
+                continue
+            if not e.has_interval:
+                missing += 1
+                continue
+            hit = bool(e.low <= truths[key] <= e.high)
+            hits.append(hit)
+            per_name.setdefault(key, []).append(hit)
+        if hits:
+            shares.append(float(np.mean(hits)))
+    widths, spreads = [], []
+    for key in per_name:
+        values = [look.estimates[key].value for look in looks]
+        width = [look.estimates[key].width for look in looks if look.estimates[key].has_interval]
+        if len(values) > 1 and np.std(values) > 0:
+            widths.append(float(np.mean(width)))
+            spreads.append(2 * 1.96 * float(np.std(values, ddof=1)))
     return {
         "method": method,
-        "statistic": kind,
         "deals": deals,
-        "coverage": covered / intervals if intervals else math.nan,
-        "intervals": intervals,
-        "width_over_spread": float(np.mean(ratios)) if ratios else math.nan,
+        "statistic": kind,
+        "coverage": float(np.mean(shares)) if shares else math.nan,
+        "two_se": 2 * float(np.std(shares, ddof=1)) / math.sqrt(len(shares)) if len(shares) > 1 else math.nan,
+        "worst_name": min((float(np.mean(h)) for h in per_name.values()), default=math.nan),
+        "tournaments": len(shares),
+        "no_interval": missing,
+        "zero_width": sum(look.zero_width for look in looks),
+        "boundary": sum(look.boundary for look in looks),
+        "width_over_spread": float(np.mean(np.array(widths) / np.array(spreads))) if widths else math.nan,
     }
 
 
-def _forecast(by_size: dict[int, TournamentStats], sizes: Sequence[int]) -> float | None:
-    """Deals forecast at 10 deals for the width the largest size reached, over the deals it took (averaged over
-    entrants)."""
-    small, large = by_size[10], by_size[max(sizes)]
-    ratios = []
-    for label in small.entrants:
-        now, then = small.entrant_stats[label].score, large.entrant_stats[label].score
-        needed = units_needed(now, then.width, small.confidence)
-        if needed is not None:
+def _peeking(by_look: list[list[Look]], truths: dict[Any, float]) -> dict[str, float]:
+    """Per kind: the share of a tournament's statistics whose interval holds the truth at every look at once,
+    averaged over tournaments."""
+    found = {}
+    for kind in ("score", "difference"):
+        shares = []
+        for looks in zip(*by_look, strict=True):
+            keys = [key for key in looks[0].estimates if key[0] == kind]
+            held = [
+                all(x.estimates[key].low <= truths[key] <= x.estimates[key].high for x in looks)
+                for key in keys
+                if all(x.estimates[key].has_interval for x in looks)
+            ]
+            if held:
+                shares.append(float(np.mean(held)))
+        found[kind] = float(np.mean(shares)) if shares else math.nan
+        found[f"{kind} two_se"] = 2 * float(np.std(shares, ddof=1)) / math.sqrt(len(shares)) if shares else math.nan
+    return found
+
+
+def _verdicts(seen: dict[tuple[Method, int], list[Look]], looks: list[int], methods: Iterable[Method]) -> dict:
+    """A/A: share of tournaments with any pair declared different, at each size and at any look."""
+    found: dict[str, float] = {}
+    for method in methods:
+        for deals in looks:
+            at = seen[(method, deals)]
+            found[f"{method} {deals} unadjusted"] = float(np.mean([x.separated_raw for x in at]))
+            found[f"{method} {deals} Holm"] = float(np.mean([x.separated_holm for x in at]))
+        every = list(zip(*(seen[(method, d)] for d in looks), strict=True))
+        found[f"{method} any look unadjusted"] = float(np.mean([any(x.separated_raw for x in t) for t in every]))
+        found[f"{method} any look Holm"] = float(np.mean([any(x.separated_holm for x in t) for t in every]))
+    return found
+
+
+def _forecast(small: list[Look], large: list[Look]) -> dict[str, float]:
+    """Deals forecast at the first size for the width reached at the last, over the deals it took; and how often
+    the printed 80% range held them."""
+    ratios, held = [], []
+    for now_look, then_look in zip(small, large, strict=True):
+        assert now_look.stats is not None and then_look.stats is not None
+        for label in now_look.stats.entrants:
+            now, then = now_look.stats.entrant_stats[label].score, then_look.stats.entrant_stats[label].score
+            needed = units_needed(now, then.width, now_look.stats.confidence)
+            if needed is None or not then.has_interval:
+                continue
             ratios.append(needed / then.units)
-    return float(np.mean(ratios)) if ratios else None
+            low, high = needed_range(now, then.width, now_look.stats.confidence)
+            held.append(low <= then.units <= high)
+    if not ratios:
+        return {}
+    p10, p50, p90 = np.percentile(ratios, [10, 50, 90])
+    return {"p10": float(p10), "median": float(p50), "p90": float(p90), "range_held": float(np.mean(held))}
 
 
 def markdown(results: Iterable[dict[str, Any]]) -> str:
-    """The coverage table and the width and forecast checks, as Markdown."""
+    """The tables of docs/statistics.md."""
+    results = list(results)
     lines = [
-        "| design | interval | statistic | deals | coverage | width ÷ (3.92·sd) |",
+        "| design | deals | interval | statistic | coverage ± 2·SE | worst entrant or pair | width ÷ 3.92·sd | "
+        "width 0 | boundary |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        for row in r["rows"]:
+            lines.append(
+                f"| {r['design']['name']} | {row['deals']} | {row['method']} | {row['statistic']} | "
+                f"{row['coverage']:.1%} ± {row['two_se']:.1%} | {row['worst_name']:.1%} | "
+                f"{row['width_over_spread']:.2f} | {row['zero_width']} | {row['boundary']} |"
+            )
+    peek = ["| design | looks | t: score, difference | sequence: score, difference |", "|---|---|---|---|"]
+    for r in results:
+        t, s = r["peeking"]["t"], r["peeking"]["sequence"]
+        peek.append(
+            f"| {r['design']['name']} | {', '.join(map(str, r['looks']))} | {t['score']:.1%}, "
+            f"{t['difference']:.1%} | {s['score']:.1%} ± {s['score two_se']:.1%}, "
+            f"{s['difference']:.1%} ± {s['difference two_se']:.1%} |"
+        )
+    verdict = ["| design | statistic | share of tournaments |", "|---|---|---|"]
+    for r in results:
+        verdict += [f"| {r['design']['name']} | {k} | {v:.1%} |" for k, v in r["verdicts"].items()]
+    forecast = [
+        "| design | forecast ÷ deals needed: 10th, 50th, 90th percentile | printed 80% range held it |",
+        "|---|---|---|",
+    ]
+    for r in results:
+        f = r["forecast"]
+        if f:
+            forecast.append(
+                f"| {r['design']['name']} | {f['p10']:.2f}, {f['median']:.2f}, {f['p90']:.2f} | {f['range_held']:.1%} |"
+            )
+    seconds = ["| design | seconds |", "|---|---|"] + [f"| {r['design']['name']} | {r['seconds']} |" for r in results]
+    return "\n\n".join("\n".join(t) for t in (lines, peek, verdict, forecast, seconds)) + "\n"
+
+
+def summary(results: Iterable[dict[str, Any]]) -> str:
+    """The compact tables of docs/statistics.md (:func:`summary_tables`), one after the other."""
+    return "\n\n".join(summary_tables(results).values()) + "\n"
+
+
+def summary_tables(results: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """The compact tables of docs/statistics.md: t coverage per design and size (score, win rate, difference, each
+    ± 2·SE), the confidence sequences under peeking, false verdicts in A/A designs and the forecast."""
+    results = list(results)
+    cell = "{coverage:.1%} ± {two_se:.1%}"
+    lines = [
+        "| design | deals | score | win rate | difference | worst | width ÷ 3.92·sd | width 0 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        for deals in sorted({row["deals"] for row in r["rows"]}):
+            rows = {row["statistic"]: row for row in r["rows"] if row["method"] == "t" and row["deals"] == deals}
+            lines.append(
+                f"| {r['design']['name']} | {deals} | "
+                + " | ".join(cell.format(**rows[k]) for k in KINDS)
+                + f" | {min(rows[k]['worst_name'] for k in KINDS):.1%} | {rows['score']['width_over_spread']:.2f} | "
+                f"{rows['score']['zero_width']} |"
+            )
+    peek = [
+        "| design | looks | t: score, difference | sequence: score | sequence: difference | sequence width ÷ t |",
         "|---|---|---|---|---|---|",
     ]
-    forecast_lines = ["| design | forecast at 10 deals ÷ deals that reached the width (mean, median) |", "|---|---|"]
-    for result in results:
-        name = result["design"]["name"]
-        for row in result["rows"]:
-            lines.append(
-                f"| {name} | {row['method']} | {row['statistic']} | {row['deals']} | "
-                f"{row['coverage']:.1%} ({row['intervals']}) | {row['width_over_spread']:.2f} |"
-            )
-        g = result["games_needed"]
-        forecast_lines.append(
-            f"| {name} | {g['forecast_over_actual_mean']:.2f}, {g['forecast_over_actual_median']:.2f} |"
+    for r in results:
+        t, s = r["peeking"]["t"], r["peeking"]["sequence"]
+        ratio = _width_ratio(r["rows"])
+        peek.append(
+            f"| {r['design']['name']} | {', '.join(map(str, r['looks']))} | {t['score']:.1%}, {t['difference']:.1%} | "
+            f"{s['score']:.1%} ± {s['score two_se']:.1%} | {s['difference']:.1%} ± {s['difference two_se']:.1%} | "
+            f"{ratio} |"
         )
-    return "\n".join(lines) + "\n\n" + "\n".join(forecast_lines) + "\n"
+    verdict = ["| design | looks | t, unadjusted | t, Holm | sequence, Holm |", "|---|---|---|---|---|"]
+    for r in results:
+        v = r["verdicts"]
+        for look in [*map(str, r["looks"]), "any look"] if v else []:
+            verdict.append(
+                f"| {r['design']['name']} | {look} | {v[f't {look} unadjusted']:.1%} | {v[f't {look} Holm']:.1%} | "
+                f"{v[f'sequence {look} Holm']:.1%} |"
+            )
+    forecast = ["| design | forecast ÷ deals needed: 10th, 50th, 90th percentile | 80% range held |", "|---|---|---|"]
+    for r in results:
+        f = r["forecast"]
+        forecast.append(
+            f"| {r['design']['name']} | {f['p10']:.2f}, {f['median']:.2f}, {f['p90']:.2f} | {f['range_held']:.1%} |"
+        )
+    tables = {"t": lines, "peek": peek, "verdicts": verdict, "forecast": forecast}
+    return {name: "\n".join(rows) for name, rows in tables.items()}
+
+
+def _width_ratio(rows: list[dict[str, Any]]) -> str:
+    """Mean width of the sequence's score intervals over the t intervals', at each size."""
+    found = []
+    for deals in sorted({row["deals"] for row in rows}):
+        by = {row["method"]: row for row in rows if row["statistic"] == "score" and row["deals"] == deals}
+        found.append(f"{by['sequence']['width_over_spread'] / by['t']['width_over_spread']:.2f}")
+    return ", ".join(found)

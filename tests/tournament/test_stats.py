@@ -11,9 +11,9 @@ from cardenvs.agents.tournament.intervals import (
     ratio_difference,
     ratio_intervals,
     t_quantile,
-    units_needed,
 )
 from cardenvs.agents.tournament.metrics import Ratio
+from cardenvs.agents.tournament.planning import units_needed
 from cardenvs.agents.tournament.stats import analyse, win_shares
 from cardenvs.agents.tournament.worker import GameRecord
 
