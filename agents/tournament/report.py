@@ -323,7 +323,10 @@ def stored_games(db_path: Path, limit: int = 100) -> list[Section]:
     command = f"python -m experiments.play --replay {db_path} --port {REPLAY_PORT}"
     rows = [[str(d), str(s), REPLAY_URL.format(port=REPLAY_PORT, deal=d, seating=s)] for d, s in keys]
     more = f" (the first {limit})" if len(keys) == limit else ""
-    paragraph = f"Start `{command}`, then open a game{more}: step through it from any seat or with every hand shown."
+    paragraph = (
+        f"Start `{command}` and open the address it prints once (it carries the server's secret token); then these "
+        f"links open a game{more} in the same browser: step through it from any seat or with every hand shown."
+    )
     return [Section("Stored games", [paragraph], [Table(["deal", "seating", "replay"], rows)], [])]
 
 
