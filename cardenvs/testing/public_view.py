@@ -44,7 +44,7 @@ def check_public_view(
             where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"
             for observer in range(game.num_players):
                 other = game.resample_hidden(observer, rng)
-                stats["hidden_parts"] += _overwrite_unseen_parts(other.events, observer)
+                stats["hidden_parts"] += overwrite_unseen_parts(other.events, observer)
                 _fail(
                     [seen_by(e, observer) for e in other.events] == [seen_by(e, observer) for e in game.events],
                     f"{where}: player {observer}'s public view changed when what it cannot see was re-dealt",
@@ -54,7 +54,7 @@ def check_public_view(
     return stats
 
 
-def _overwrite_unseen_parts(log: EventLog, observer: int) -> int:
+def overwrite_unseen_parts(log: EventLog, observer: int) -> int:
     """Overwrite every private part of another seat and every secret part; returns how many there were."""
     count = 0
     for event in log.events:

@@ -1,0 +1,76 @@
+"""Complete legal moves as text, and the parser that reads a reply back into a move's action ids."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from cardenvs.core.engine import RulesEngine
+
+
+@dataclass(frozen=True)
+class TextMove:
+    """One complete legal move: its words (the sub-steps' action names) and its action ids."""
+
+    label: str
+    actions: tuple[int, ...]
+    steps: tuple[str, ...]
+    """The action name of each sub-step (``label`` is them joined by spaces)."""
+
+
+def seat_moves(world: RulesEngine[Any]) -> list[TextMove]:
+    """The complete legal moves of the player to act in ``world``, in the engine's order, one per distinct text
+    (moves that read the same, such as two equal cards of different suits where suits do not matter, are one)."""
+    moves: dict[str, TextMove] = {}
+    for move in world.legal_moves():
+        actions = tuple(world.move_actions(move))
+        steps = tuple(world.describe_action(a) for a in actions)
+        label = " ".join(steps)
+        moves.setdefault(label, TextMove(label, actions, steps))
+    return list(moves.values())
+
+
+def normalise(text: str) -> str:
+    """Lower case, without spaces, commas, semicolons or a trailing full stop: how replies and labels compare."""
+    return re.sub(r"[\s,;`*\"']+", "", text.lower()).rstrip(".")
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """What a reply came to: ``ok`` with the move, ``illegal`` (a number off the list, or a move written out
+    that is not legal now) or ``unparseable`` (neither a number nor a move); ``reason`` says which."""
+
+    status: Literal["ok", "illegal", "unparseable"]
+    move: TextMove | None
+    reason: str
+
+
+def _written_in(label: str, text: str) -> bool:
+    """Whether ``label`` appears in ``text`` as whole steps (not the tail of a longer move)."""
+    return re.search(rf"(?<![\w)]){re.escape(label)}(?![\w(])", text) is not None
+
+
+_NUMBER = re.compile(r"(?<![\w(])(\d+)(?![\w)])")
+_STEP = re.compile(r"[a-z_]+\([^()\s]*\)")
+
+
+def parse_reply(reply: str, moves: Sequence[TextMove], listed: int) -> ParsedReply:
+    """The move ``reply`` names: a move written out anywhere in it (the longest such match, so prose around it
+    is fine), else its one number between 1 and ``listed`` (the numbered moves are ``moves[:listed]``)."""
+    text = normalise(reply)
+    written = [m for m in moves if _written_in(normalise(m.label), text)]
+    if written:
+        return ParsedReply("ok", max(written, key=lambda m: len(m.label)), "")
+    numbers = {int(n) for n in _NUMBER.findall(reply)}
+    if len(numbers) == 1:
+        (number,) = numbers
+        if 1 <= number <= listed:
+            return ParsedReply("ok", moves[number - 1], "")
+        return ParsedReply("illegal", None, f"{number} is not a listed move number (1-{listed})")
+    if _STEP.search(text):
+        return ParsedReply("illegal", None, "the move written out is not one of the legal moves")
+    if len(numbers) > 1:
+        return ParsedReply("unparseable", None, f"several numbers ({sorted(numbers)}) and no move written out")
+    return ParsedReply("unparseable", None, "neither a move number nor a move written out")
