@@ -12,6 +12,7 @@ Accepted forms (:data:`ACCEPTED_FORMS`):
   ``ast.literal_eval``; ``seed`` fixes the policy's seed instead of the one the caller passes);
 * ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:data:`agents.registry.RESOLVERS`);
 * ``zoo:GAME/NAME``: a trained agent shipped with the project (:mod:`agents.zoo`);
+* ``llm:MODEL?base_url=…``: a language model asked over the chat-completions API (:mod:`agents.llm`);
 * ``py:package.module:Factory``: the older form, still accepted: always ``Factory(context, seed, **params)``.
 
 What ``Name`` may be (the calling convention):
@@ -57,6 +58,7 @@ ACCEPTED_FORMS = """accepted policy specs:
   ...:Name?p=0.3&seed=2       keyword parameters for Name, as Python literals (seed fixes the policy's seed)
   ckpt:PATH, ckpt-greedy:PATH a trained checkpoint (sampling, argmax)
   zoo:GAME/NAME               a trained agent shipped with cardenvs (agents.policy_names lists them)
+  llm:MODEL?base_url=URL      a language model over an OpenAI-compatible chat-completions API (docs/llm.md)
   py:package.module:Factory   the older form: Factory(context, seed, **params)"""
 
 

@@ -33,8 +33,12 @@ def seat_moves(world: RulesEngine[Any]) -> list[TextMove]:
 
 
 def normalise(text: str) -> str:
-    """Lower case, without spaces, commas, semicolons or a trailing full stop: how replies and labels compare."""
-    return re.sub(r"[\s,;`*\"']+", "", text.lower()).rstrip(".")
+    """Lower case, commas, semicolons and quotes as spaces, no spaces inside parentheses, one space between
+    words and after every step: how replies and labels compare."""
+    text = re.sub(r"[,;`*\"']", " ", text.lower())
+    text = re.sub(r"\s*\(\s*", "(", text)
+    text = re.sub(r"\s*\)", ") ", text)
+    return re.sub(r"\s+", " ", text).strip()
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,10 @@ class ParsedReply:
     reason: str
 
 
-def _written_in(label: str, text: str) -> bool:
-    """Whether ``label`` appears in ``text`` as whole steps (not the tail of a longer move)."""
-    return re.search(rf"(?<![\w)]){re.escape(label)}(?![\w(])", text) is not None
+def _last_written(label: str, text: str) -> int:
+    """Where ``label`` last appears in ``text`` as whole steps (not the tail of a longer move), or -1."""
+    found = [m.start() for m in re.finditer(rf"(?<![\w)])(?<!\) ){re.escape(label)}(?![\w(])", text)]
+    return found[-1] if found else -1
 
 
 _NUMBER = re.compile(r"(?<![\w(])(\d+)(?![\w)])")
@@ -57,12 +62,13 @@ _STEP = re.compile(r"[a-z_]+\([^()\s]*\)")
 
 
 def parse_reply(reply: str, moves: Sequence[TextMove], listed: int) -> ParsedReply:
-    """The move ``reply`` names: a move written out anywhere in it (the longest such match, so prose around it
-    is fine), else its one number between 1 and ``listed`` (the numbered moves are ``moves[:listed]``)."""
+    """The move ``reply`` names: a move written out anywhere in it (prose around it is fine; of several, the
+    longest, then the last mentioned), else its one number between 1 and ``listed`` (the numbered moves are
+    ``moves[:listed]``)."""
     text = normalise(reply)
-    written = [m for m in moves if _written_in(normalise(m.label), text)]
+    written = [(len(m.label), at, m) for m in moves if (at := _last_written(normalise(m.label), text)) >= 0]
     if written:
-        return ParsedReply("ok", max(written, key=lambda m: len(m.label)), "")
+        return ParsedReply("ok", max(written, key=lambda w: w[:2])[2], "")
     numbers = {int(n) for n in _NUMBER.findall(reply)}
     if len(numbers) == 1:
         (number,) = numbers

@@ -74,6 +74,8 @@ def test_replies_are_read_by_number_or_written_out_with_prose_and_odd_case() -> 
     assert parse_reply("pick(Z) done", moves, listed).status == "illegal"
     assert parse_reply("I am not sure what to do here", moves, listed).status == "unparseable"
     assert parse_reply("either 1 or 2", moves, listed).status == "unparseable"
+    other = next(m for m in moves if len(m.label) == len(last.label) and m != last)
+    assert parse_reply(f"{last.label} looks good, but I play {other.label}.", moves, listed).move == other
 
 
 def test_a_move_written_out_is_not_read_as_the_tail_of_a_longer_one() -> None:
