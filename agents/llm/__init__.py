@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.llm.client import ChatClient, ChatError, Completion
-from cardenvs.agents.llm.policy import COUNTERS, LlmPolicy
+from cardenvs.agents.llm.policy import COUNTERS, LLM_RATIOS, LlmPolicy
 from cardenvs.agents.llm.settings import LlmSettings, parse_llm_spec
 
 
@@ -20,6 +20,7 @@ def llm_policy(argument: str, context: PolicyContext, seed: int | None = None) -
 
 __all__ = [
     "COUNTERS",
+    "LLM_RATIOS",
     "ChatClient",
     "ChatError",
     "Completion",

@@ -22,8 +22,25 @@ from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.llm.client import ChatClient, ChatError, ChatTimeout, Completion
 from cardenvs.agents.llm.settings import LlmSettings
 from cardenvs.agents.search.information import InformationSets
+from cardenvs.agents.tournament.metrics import Ratio
 from cardenvs.core.views import PublicView
 from cardenvs.text import SeatPrompt, TextMove, parse_reply, seat_prompt
+
+LLM_RATIOS = tuple(
+    Ratio(name, f"llm_{numerator}", f"llm_{denominator}", description)
+    for name, numerator, denominator, description in (
+        ("llm unparseable rate", "unparseable", "requests", "replies that named no move, per request"),
+        ("llm illegal rate", "illegal", "requests", "replies that named a move not legal now, per request"),
+        ("llm error rate", "errors", "requests", "requests that failed (HTTP error, not a completion)"),
+        ("llm retries per move", "retries", "moves", "requests after the first, per move"),
+        ("llm fallback rate", "fallbacks", "moves", "moves played at random after every request failed"),
+        ("llm timeouts per move", "timeouts", "moves", "moves that ran past move_seconds"),
+        ("llm prompt tokens per move", "prompt_tokens", "moves", "as the server counted them"),
+        ("llm completion tokens per move", "completion_tokens", "moves", "as the server counted them"),
+        ("llm seconds per move", "seconds", "moves", "waiting for replies"),
+    )
+)
+"""What the tournament reports for an ``llm:`` entrant (ratios of the per-game counters)."""
 
 COUNTERS = ("moves", "requests", "retries", "unparseable", "illegal", "errors", "timeouts", "fallbacks")
 """What every game counts per seat (as ``llm_<name>`` metrics), with ``llm_prompt_tokens``,

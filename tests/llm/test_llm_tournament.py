@@ -1,0 +1,65 @@
+"""Tournaments and the benchmark through llm: against the scripted chat-completions server."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from cardenvs.agents.tournament.runner import Tournament
+from cardenvs.agents.tournament.storage import TournamentStore
+from tests.llm.chat_server import chat_server
+
+OPTIONS = {"episode": "deal"}
+
+
+def _tournament(url: str, games: int) -> Tournament:
+    return Tournament("kyuuri-v0", [f"llm=llm:m?base_url={url}", "random"], games=games, options=OPTIONS, seed=1)
+
+
+def test_a_tournament_stores_every_exchange_and_counts_and_a_resumed_run_asks_nothing_again(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with chat_server("garbage", "correct", "illegal", "prose", "http500", "correct") as (url, script):
+        first = _tournament(url, 4).run(db, workers=2)
+        asked = len(script.requests)
+        again = _tournament(url, 4).run(db, workers=2)
+        assert again.played_now == 0 and len(script.requests) == asked
+        more = _tournament(url, 8).run(db, workers=1)
+        assert more.played_now == len(more.records) - len(first.records) > 0
+    with TournamentStore(db) as store:
+        exchanges = store.exchanges()
+    assert len(exchanges) == len(script.requests) > 0
+    outcomes = {e["outcome"] for e in exchanges}
+    assert {"ok", "unparseable", "illegal", "error"} <= outcomes
+    assert all(e["prompt"] for e in exchanges)
+    llm_seats = [r.metrics[s] for r in more.records for s, label in enumerate(r.seats) if label == "llm"]
+    assert sum(m["llm_requests"] for m in llm_seats) == len(exchanges)
+    assert sum(m["llm_unparseable"] + m["llm_illegal"] + m["llm_errors"] for m in llm_seats) >= 3
+    with sqlite3.connect(db) as raw:
+        (games,) = raw.execute("SELECT COUNT(DISTINCT deal || '-' || seating) FROM llm_exchanges").fetchone()
+    assert games == len(more.records)
+
+
+def test_record_false_keeps_the_counts_but_stores_no_exchanges(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with chat_server("correct") as (url, script):
+        spec = f"llm=llm:m?base_url={url}&record=false"
+        result = Tournament("kyuuri-v0", [spec, "random"], games=2, options=OPTIONS).run(db)
+    with TournamentStore(db) as store:
+        assert store.exchanges() == []
+    moves = sum(r.metrics[s]["llm_moves"] for r in result.records for s, label in enumerate(r.seats) if label == "llm")
+    assert moves == len(script.requests) > 0
+
+
+def test_the_benchmark_card_of_an_llm_player_reports_its_failure_rates_tokens_and_latency(tmp_path: Path) -> None:
+    from cardenvs.agents.benchmark import evaluate
+
+    with chat_server("correct", "garbage", "correct") as (url, script):
+        card = evaluate(f"llm:m?base_url={url}", "kyuuri-v0", games=2, workers=1, out_dir=tmp_path)
+    metrics = card.overall.metrics
+    moves = sum(o.summary.games for o in card.opponents)
+    assert moves > 0 and len(script.requests) > 0
+    assert metrics["llm unparseable rate"].value == 1 / len(script.requests)
+    assert metrics["llm retries per move"].value > 0
+    assert metrics["llm prompt tokens per move"].value > 100  # one retry: a move asked twice
+    assert metrics["llm fallback rate"].value == 0
+    assert "llm seconds per move" in card.markdown()
