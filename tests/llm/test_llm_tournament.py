@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from cardenvs.agents.tournament.runner import Tournament
 from cardenvs.agents.tournament.storage import TournamentStore
 from tests.llm.chat_server import chat_server
@@ -63,3 +65,18 @@ def test_the_benchmark_card_of_an_llm_player_reports_its_failure_rates_tokens_an
     assert metrics["llm prompt tokens per move"].value > 100  # one retry: a move asked twice
     assert metrics["llm fallback rate"].value == 0
     assert "llm seconds per move" in card.markdown()
+
+
+def test_the_benchmark_command_prints_the_expected_cost_before_an_llm_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from experiments.benchmark import main
+
+    with chat_server("correct") as (url, script):
+        main(["--game", "kyuuri-v0", "--policy", f"llm:m?base_url={url}", "--games", "2", "--workers", "1",
+              "--out", str(tmp_path)])  # fmt: skip
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    assert first.startswith("expected cost: about ") and "prompt tokens" in first
+    moves = int(first.split("about ")[1].split()[0])
+    assert 0.5 * len(script.requests) <= moves <= 2 * len(script.requests)  # one random game's length, roughly
