@@ -32,7 +32,7 @@ def estimate_cost(env_id: str, options: dict[str, Any], seats: int, seed: int = 
     env = cardenvs.make(env_id, raw=True, **options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    moves, lengths = 0, []
+    moves, lengths = 0, list[int]()
     for _ in env.agent_iter():
         game = env.game
         assert game is not None
