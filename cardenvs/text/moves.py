@@ -24,9 +24,10 @@ def seat_moves(world: RulesEngine[Any]) -> list[TextMove]:
     """The complete legal moves of the player to act in ``world``, in the engine's order, one per distinct text
     (moves that read the same, such as two equal cards of different suits where suits do not matter, are one)."""
     moves: dict[str, TextMove] = {}
+    names: dict[int, str] = {}  # one state: an action's name is asked once (Yukushi leads list ~10⁴ moves)
     for move in world.legal_moves():
         actions = tuple(world.move_actions(move))
-        steps = tuple(world.describe_action(a) for a in actions)
+        steps = tuple(names.get(a) or names.setdefault(a, world.describe_action(a)) for a in actions)
         label = " ".join(steps)
         moves.setdefault(label, TextMove(label, actions, steps))
     return list(moves.values())

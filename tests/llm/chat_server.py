@@ -108,3 +108,27 @@ def chat_server(*replies: str, slow_seconds: float = 2.0) -> Iterator[tuple[str,
     finally:
         server.shutdown()
         server.server_close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.llm.chat_server [KIND …] [--port N]``: serve the script until Ctrl-C (for the docs' demo)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("kinds", nargs="*", default=["correct"], help="the replies in order (the last repeats)")
+    parser.add_argument("--port", type=int, default=8000)
+    ns = parser.parse_args(argv)
+    script = Script(ns.kinds)
+    server = ThreadingHTTPServer(("127.0.0.1", ns.port), _handler(script))
+    print(f"serving scripted chat completions on http://127.0.0.1:{ns.port}/v1", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print(f"\n{len(script.requests)} requests answered")
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
