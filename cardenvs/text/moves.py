@@ -53,9 +53,20 @@ class ParsedReply:
 
 
 def _last_written(label: str, text: str) -> int:
-    """Where ``label`` last appears in ``text`` as whole steps (not the tail of a longer move), or -1."""
-    found = [m.start() for m in re.finditer(rf"(?<![\w)])(?<!\) ){re.escape(label)}(?![\w(])", text)]
-    return found[-1] if found else -1
+    """Where ``label`` last appears in ``text`` as whole steps (not the tail of a longer move), or -1.
+    Plain string search: thousands of moves are tried per reply."""
+    at = text.rfind(label)
+    while at >= 0:
+        before, after = text[max(at - 2, 0) : at], text[at + len(label) : at + len(label) + 1]
+        joined = bool(before) and (_word(before[-1]) or before[-1] == ")" or before == ") ")
+        if not joined and not (after and (_word(after) or after == "(")):
+            return at
+        at = text.rfind(label, 0, at + len(label) - 1) if at > 0 else -1
+    return -1
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 _NUMBER = re.compile(r"(?<![\w(])(\d+)(?![\w)])")
