@@ -12,7 +12,7 @@ import numpy as np
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import EventLog, seen_by
 from cardenvs.testing.errors import fail as _fail
-from cardenvs.testing.rollout import EnvSpec, decisions
+from cardenvs.testing.rollout import EnvSpec, spaced_decisions
 
 
 def check_public_view(
@@ -34,11 +34,7 @@ def check_public_view(
     stats = {"views": 0, "hidden_parts": 0, "move_pairs": 0}
     for g in range(games):
         rng = np.random.default_rng(seed * 15485863 + g)
-        next_step = 0.0
-        for d in decisions(env_id, options, seed + g):
-            if d.step < next_step:
-                continue
-            next_step = max(next_step * growth, d.step + 1.0)
+        for d in spaced_decisions(env_id, options, seed + g, growth):
             game = d.env.game
             assert game is not None
             where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"

@@ -10,7 +10,7 @@ import numpy as np
 from cardenvs.core.events import seen_by
 from cardenvs.testing.errors import fail
 from cardenvs.testing.public_view import overwrite_unseen_parts
-from cardenvs.testing.rollout import EnvSpec, decisions
+from cardenvs.testing.rollout import EnvSpec, spaced_decisions
 from cardenvs.text import seat_prompt
 
 
@@ -26,11 +26,7 @@ def check_text_seat(
     spec: EnvSpec = env_id
     for g in range(games):
         rng = np.random.default_rng(seed * 7919 + g)
-        next_step = 0.0
-        for d in decisions(spec, options, seed + g):
-            if d.step < next_step:
-                continue
-            next_step = max(next_step * growth, d.step + 1.0)
+        for d in spaced_decisions(spec, options, seed + g, growth):
             game = d.env.game
             assert game is not None
             seat = game.current_player
