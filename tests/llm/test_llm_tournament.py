@@ -70,7 +70,7 @@ def test_the_benchmark_card_of_an_llm_player_reports_its_failure_rates_tokens_an
 def test_the_benchmark_command_prints_the_expected_cost_before_an_llm_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from experiments.benchmark import main
+    from cardenvs.experiments.benchmark import main
 
     with chat_server("correct") as (url, script):
         main(["--game", "kyuuri-v0", "--policy", f"llm:m?base_url={url}", "--games", "2", "--workers", "1",
