@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.llm.cache import ReplyCache
 from cardenvs.agents.llm.client import ChatClient, ChatError, ChatTimeout, Completion
 from cardenvs.agents.llm.settings import LlmSettings
 from cardenvs.agents.search.information import InformationSets
@@ -42,7 +43,7 @@ LLM_RATIOS = tuple(
 )
 """What the tournament reports for an ``llm:`` entrant (ratios of the per-game counters)."""
 
-COUNTERS = ("moves", "requests", "retries", "unparseable", "illegal", "errors", "timeouts", "fallbacks")
+COUNTERS = ("moves", "requests", "cached", "retries", "unparseable", "illegal", "errors", "timeouts", "fallbacks")
 """What every game counts per seat (as ``llm_<name>`` metrics), with ``llm_prompt_tokens``,
 ``llm_completion_tokens`` and ``llm_seconds``."""
 
@@ -58,6 +59,8 @@ class LlmPolicy(Policy):
         self.name = f"llm:{settings.model}"
         self.client = ChatClient(settings.base_url, settings.model, settings.api_key_env)
         self.instructions = settings.instructions()
+        self.cache = ReplyCache(settings.cache) if settings.cache else None
+        self.seed = seed
         self._tables: InformationSets | None = None
         self.plan: list[int] = []
         self.counts: Counter[str] = Counter()
@@ -71,6 +74,7 @@ class LlmPolicy(Policy):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
+        self.seed = seed if seed is not None else self.seed
         self.plan, self.counts, self.exchanges, self.seconds = [], Counter(), [], 0.0
 
     def game_metrics(self) -> dict[str, float]:
@@ -120,14 +124,23 @@ class LlmPolicy(Policy):
 
     def _request(self, messages: list[dict[str, str]], left: float, prompt: SeatPrompt) -> Answer:
         settings = self.settings
-        try:
-            completion = self.client.complete(messages, settings.temperature, settings.max_tokens, left)
-        except ChatTimeout as error:
-            self.counts["timeouts"] += 1
-            return Answer("timeout", str(error))
-        except ChatError as error:
-            self.counts["errors"] += 1
-            return Answer("error", str(error))
+        request = {"model": settings.model, "temperature": settings.temperature, "max_tokens": settings.max_tokens,
+                   "seed": self.seed, "move": self.counts["moves"], "messages": messages}  # fmt: skip
+        key = ReplyCache.key(request)
+        completion = None if self.cache is None else self.cache.get(key)
+        if completion is not None:
+            self.counts["cached"] += 1
+        else:
+            try:
+                completion = self.client.complete(messages, settings.temperature, settings.max_tokens, left)
+            except ChatTimeout as error:
+                self.counts["timeouts"] += 1
+                return Answer("timeout", str(error))
+            except ChatError as error:
+                self.counts["errors"] += 1
+                return Answer("error", str(error))
+            if self.cache is not None:
+                self.cache.add(key, completion)
         self.counts["prompt_tokens"] += completion.prompt_tokens
         self.counts["completion_tokens"] += completion.completion_tokens
         self.seconds += completion.seconds

@@ -26,6 +26,9 @@ class LlmSettings:
     """Time limit per move, all requests together; past it the move is the fallback."""
     prompt: str = ""
     """A text file whose contents are sent first in the system message (instructions of your own); empty: none."""
+    cache: str = ""
+    """A JSON-lines file of replies (:mod:`agents.llm.cache`): a request already in it is answered from it, so a
+    resumed or repeated run never asks it again; empty: no cache."""
     record: bool = True
     """Keep prompts, replies, tokens and latency for the tournament database (``record=false`` opts out)."""
 

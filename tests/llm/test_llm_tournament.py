@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import cardenvs
 from cardenvs.agents.tournament.runner import Tournament
 from cardenvs.agents.tournament.storage import TournamentStore
 from tests.llm.chat_server import chat_server
@@ -80,3 +81,32 @@ def test_the_benchmark_command_prints_the_expected_cost_before_an_llm_run(
     assert first.startswith("expected cost: about ") and "prompt tokens" in first
     moves = int(first.split("about ")[1].split()[0])
     assert 0.5 * len(script.requests) <= moves <= 2 * len(script.requests)  # one random game's length, roughly
+
+
+def test_with_a_cache_a_game_played_again_is_answered_from_it_without_a_request(tmp_path: Path) -> None:
+    cache = tmp_path / "replies.jsonl"
+    with chat_server("garbage", "correct", "prose", "correct") as (url, script):
+        spec = f"llm=llm:m?base_url={url}&cache={cache}&temperature=0.7"
+        first = Tournament("kyuuri-v0", [spec, "random"], games=4, options=OPTIONS, seed=2).run(tmp_path / "a.sqlite")
+        asked = len(script.requests)
+        # The games lost (as if the run had been killed before storing them) and played again from their seeds:
+        again = Tournament("kyuuri-v0", [spec, "random"], games=4, options=OPTIONS, seed=2).run(tmp_path / "b.sqlite")
+    assert asked > 0 and len(script.requests) == asked
+    def played(records: list) -> list:  # type: ignore[type-arg]
+        return [(r.returns, [{k: v for k, v in m.items() if k != "llm_cached"} for m in r.metrics]) for r in records]
+
+    assert played(again.records) == played(first.records)
+    llm = [r.metrics[s] for r in again.records for s, label in enumerate(r.seats) if label == "llm"]
+    assert sum(m["llm_cached"] for m in llm) == sum(m["llm_requests"] for m in llm) >= asked  # every one from the file
+    assert len(cache.read_text().splitlines()) == asked
+
+
+def test_a_damaged_cache_is_refused_naming_the_line(tmp_path: Path) -> None:
+    from cardenvs.agents import make_policy
+    from cardenvs.agents.specs import SpecError
+
+    cache = tmp_path / "replies.jsonl"
+    stored = '{"key": "k", "text": "1", "prompt_tokens": 1, "completion_tokens": 1, "seconds": 0.1}'
+    cache.write_text(f"{stored}\nnot json\n")
+    with pytest.raises(SpecError, match="line 2 is not a stored reply"):
+        make_policy(f"llm:m?cache={cache}", cardenvs.make("kyuuri-v0"))
