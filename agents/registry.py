@@ -91,25 +91,13 @@ def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
 CHECKPOINT_PREFIXES = ("ckpt", "ckpt-greedy")
 """The prefixes whose argument is a checkpoint file (its bytes are part of an entrant's fingerprint)."""
 
-def _llm(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.llm import llm_policy
-    from cardenvs.agents.specs import SpecError
-
-    try:
-        return llm_policy(argument, context, seed)
-    except ValueError as error:
-        raise SpecError(str(error)) from error
-
-
 RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
     "ckpt": _checkpoint(greedy=False),
     "ckpt-greedy": _checkpoint(greedy=True),
     "search": _search,
-    "llm": _llm,
 }
 """Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax;
-``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`;
-``llm:MODEL?base_url=URL`` asks a language model over the chat-completions API (:mod:`agents.llm`)."""
+``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`."""
 
 
 ZOO: dict[str, dict[str, str]] = {}

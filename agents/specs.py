@@ -297,9 +297,19 @@ def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
         raise SpecError(str(error)) from error
 
 
-SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo}
-"""Spec prefix → loader, besides the checkpoint prefixes of :data:`agents.registry.RESOLVERS` (the one place
-that knows how a checkpoint is loaded) and ``py:``."""
+def _llm(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.llm import llm_policy
+
+    try:
+        return llm_policy(argument, context, seed)
+    except ValueError as error:
+        raise SpecError(str(error)) from error
+
+
+SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo, "llm": _llm}
+"""Spec prefix → loader (``llm:MODEL?base_url=URL`` asks a language model, :mod:`agents.llm`), besides the
+checkpoint prefixes of :data:`agents.registry.RESOLVERS` (the one place that knows how a checkpoint is loaded)
+and ``py:``."""
 
 
 def _prefixes() -> set[str]:

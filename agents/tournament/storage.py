@@ -48,6 +48,11 @@ CREATE TABLE IF NOT EXISTS games (
     events BLOB,
     PRIMARY KEY (deal, seating)
 );
+CREATE VIEW IF NOT EXISTS seat_results AS
+    SELECT g.deal, g.seating, CAST(s.key AS INTEGER) AS seat, s.value AS policy,
+           json_extract(g.returns, '$[' || s.key || ']') AS score,
+           json_extract(g.places, '$[' || s.key || ']') AS place
+    FROM games AS g, json_each(g.seats) AS s;
 CREATE TABLE IF NOT EXISTS llm_exchanges (
     deal INTEGER NOT NULL,
     seating INTEGER NOT NULL,
@@ -63,11 +68,6 @@ CREATE TABLE IF NOT EXISTS llm_exchanges (
     seconds REAL NOT NULL,
     PRIMARY KEY (deal, seating, seat, move, attempt)
 );
-CREATE VIEW IF NOT EXISTS seat_results AS
-    SELECT g.deal, g.seating, CAST(s.key AS INTEGER) AS seat, s.value AS policy,
-           json_extract(g.returns, '$[' || s.key || ']') AS score,
-           json_extract(g.places, '$[' || s.key || ']') AS place
-    FROM games AS g, json_each(g.seats) AS s;
 """
 
 _COLUMNS = "deal, seating, seed, seats, returns, places, truncated, decisions, metrics, seconds, events"
