@@ -22,8 +22,9 @@ class LlmSettings:
     max_tokens: int = 256
     max_retries: int = 2
     """Further requests after an unparseable or illegal reply or a failed request; then a random legal move."""
-    move_seconds: float = 60.0
-    """Time limit per move, all requests together; past it the move is the fallback."""
+    move_seconds: float = 8.0
+    """Time limit per move, all requests together; past it the move is the fallback. Under the tournaments'
+    default move limit (10 s, which stops a game that a policy holds longer): raise both for a slow model."""
     prompt: str = ""
     """A text file whose contents are sent first in the system message (instructions of your own); empty: none."""
     cache: str = ""
