@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 TORCH = "torch==2.13.0"
-EXTRAS = "train,dev,bench,tournament,play,interop,cluster,fast"
+EXTRAS = "train,dev,bench,tournament,play,interop,cluster,fast,textarena"
 
 TASKS: dict[str, list[list[str]]] = {
     "demo": [["-m", "experiments.demo"]],

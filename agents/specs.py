@@ -12,6 +12,7 @@ Accepted forms (:data:`ACCEPTED_FORMS`):
   ``ast.literal_eval``; ``seed`` fixes the policy's seed instead of the one the caller passes);
 * ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:data:`agents.registry.RESOLVERS`);
 * ``zoo:GAME/NAME``: a trained agent shipped with the project (:mod:`agents.zoo`);
+* ``llm:MODEL?base_url=…``: a language model asked over the chat-completions API (:mod:`agents.llm`);
 * ``py:package.module:Factory``: the older form, still accepted: always ``Factory(context, seed, **params)``.
 
 What ``Name`` may be (the calling convention):
@@ -58,6 +59,7 @@ ACCEPTED_FORMS = """accepted policy specs:
   ckpt:PATH, ckpt-greedy:PATH a trained checkpoint (sampling, argmax)
   zoo:GAME/NAME               a trained agent shipped with cardenvs (agents.policy_names lists them)
   equilibrium:GAME-small      the exact equilibrium of a small variant (agents.equilibria)
+  llm:MODEL?base_url=URL      a language model over an OpenAI-compatible chat-completions API (docs/llm.md)
   py:package.module:Factory   the older form: Factory(context, seed, **params)"""
 
 
@@ -296,9 +298,19 @@ def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
         raise SpecError(str(error)) from error
 
 
-SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo}
-"""Spec prefix → loader, besides the checkpoint prefixes of :data:`agents.registry.RESOLVERS` (the one place
-that knows how a checkpoint is loaded) and ``py:``."""
+def _llm(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.llm import llm_policy
+
+    try:
+        return llm_policy(argument, context, seed)
+    except ValueError as error:
+        raise SpecError(str(error)) from error
+
+
+SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo, "llm": _llm}
+"""Spec prefix → loader (``llm:MODEL?base_url=URL`` asks a language model, :mod:`agents.llm`), besides the
+checkpoint prefixes of :data:`agents.registry.RESOLVERS` (the one place that knows how a checkpoint is loaded)
+and ``py:``."""
 
 
 def _prefixes() -> set[str]:

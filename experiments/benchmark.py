@@ -60,6 +60,8 @@ def benchmark_policy(ns: argparse.Namespace) -> int:
     if board is not None and not board.exists() and leaderboard.default_path(env_id).exists():
         board.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(leaderboard.default_path(env_id), board)
+    if ns.policy.startswith("llm:"):
+        print(_llm_cost(env_id, ns.policy, ns.games), flush=True)
     card = evaluate(ns.policy, env_id, games=ns.games, workers=ns.workers, out_dir=ns.out, leaderboard_path=board,
                     progress=ns.progress, move_timeout=ns.move_timeout or None)  # fmt: skip
     for notice in card.notices:
@@ -74,6 +76,17 @@ def benchmark_policy(ns: argparse.Namespace) -> int:
         json_path, markdown = leaderboard.save(leaderboard.with_row(leaderboard.load(board), card, row), board)
         print(f"added to {json_path} ({markdown})")
     return 0
+
+
+def _llm_cost(env_id: str, policy: str, games: int | None) -> str:
+    """The expected cost of a language model's gauntlet: the seats it holds in every game to be played."""
+    from cardenvs.agents.llm.estimate import estimate_cost
+
+    suite = gauntlet(env_id)
+    tournaments = [suite.tournament(policy, opponent, games) for opponent in suite.opponents]
+    jobs = [job for t in tournaments for job in t.jobs()]
+    seat_games = sum(job.seats.count(0) for job in jobs)  # entrant 0 is the policy
+    return estimate_cost(env_id, dict(suite.options), seat_games).text() + f" ({len(jobs)} games)"
 
 
 def regenerate(ns: argparse.Namespace) -> int:

@@ -131,7 +131,12 @@ class Tournament:
 
     @property
     def metric_ratios(self) -> list[Ratio]:
-        return list(self.hooks.metrics.ratios) if self.hooks.metrics else []
+        ratios = list(self.hooks.metrics.ratios) if self.hooks.metrics else []
+        if any(e.spec.startswith("llm:") for e in self.entrants):  # a language model's failure modes and costs
+            from cardenvs.agents.llm import LLM_RATIOS
+
+            ratios += LLM_RATIOS
+        return ratios
 
     def settings(self) -> dict[str, Any]:
         """What a stored tournament must agree with to be resumed (the number of games may grow): the

@@ -245,7 +245,8 @@ def analyse(
             cols.add(("seat_win", seat), r.deal, wins[seat], 1)
             for ratio in metric_ratios:
                 counters = r.metrics[seat]
-                cols.add(("metric", label, ratio.name), r.deal, counters[ratio.numerator], counters[ratio.denominator])
+                counted = counters.get(ratio.numerator, 0.0), counters.get(ratio.denominator, 0.0)  # 0/0: not counted
+                cols.add(("metric", label, ratio.name), r.deal, *counted)
             for other, other_label in enumerate(r.seats):
                 if other_label != label:
                     a, b = r.returns[seat], r.returns[other]

@@ -67,6 +67,21 @@ CREATE VIEW IF NOT EXISTS seat_results AS
            json_extract(g.returns, '$[' || s.key || ']') AS score,
            json_extract(g.places, '$[' || s.key || ']') AS place
     FROM games AS g, json_each(g.seats) AS s;
+CREATE TABLE IF NOT EXISTS llm_exchanges (
+    deal INTEGER NOT NULL,
+    seating INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    prompt TEXT NOT NULL,
+    reply TEXT,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (deal, seating, seat, move, attempt)
+);
 """
 
 _COLUMNS = "deal, seating, seed, seats, returns, places, truncated, decisions, metrics, seconds, events"
@@ -195,11 +210,21 @@ class TournamentStore:
     def add(self, records: Iterable[GameRecord]) -> int:
         """Insert and commit finished games (a game already stored is left as it is); returns how many were new."""
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        records = list(records)
         rows = [_row(r, stamp) for r in records]
         with _reading(self.path), self.db:
             before = self.db.total_changes
             self.db.executemany(f"INSERT OR IGNORE INTO games ({_COLUMNS}, finished_at) VALUES ({'?, ' * 11}?)", rows)
-            return self.db.total_changes - before
+            added = self.db.total_changes - before
+            self.db.executemany(f"INSERT OR IGNORE INTO llm_exchanges VALUES ({'?, ' * 11}?)", _exchange_rows(records))
+            return added
+
+    def exchanges(self) -> list[dict[str, Any]]:
+        """The stored model exchanges (:attr:`GameRecord.exchanges`, with ``deal`` and ``seating``), in order."""
+        with _reading(self.path):
+            cursor = self.db.execute("SELECT * FROM llm_exchanges ORDER BY deal, seating, seat, move, attempt")
+            names = [c[0] for c in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def add_fault(self, fault: Fault) -> None:
         """Record and commit a failed game."""
@@ -261,6 +286,18 @@ def _row(r: GameRecord, stamp: str) -> tuple[Any, ...]:
         r.events,
         stamp,
     )
+
+
+_EXCHANGE_FIELDS = ("seat", "move", "attempt", "prompt", "reply", "outcome", "detail")
+_EXCHANGE_COUNTS = ("prompt_tokens", "completion_tokens", "seconds")
+
+
+def _exchange_rows(records: Iterable[GameRecord]) -> list[tuple[Any, ...]]:
+    return [
+        (r.deal, r.seating, *(e[k] for k in _EXCHANGE_FIELDS), *(e.get(k, 0) for k in _EXCHANGE_COUNTS))
+        for r in records
+        for e in r.exchanges
+    ]
 
 
 def _json(text: Any, path: Path, what: str) -> Any:

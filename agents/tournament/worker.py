@@ -60,6 +60,9 @@ class GameRecord:
     seconds: float = 0.0
     events: bytes | None = field(default=None, repr=False)
     """The zlib-compressed JSON event log, if the tournament keeps logs."""
+    exchanges: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """What policies that talk to a model recorded (each with its ``seat``): prompts, replies, tokens, latency
+    (:attr:`agents.llm.LlmPolicy.exchanges`); stored in the database's ``llm_exchanges`` table."""
 
     def outcome(self) -> tuple[Any, ...]:
         """Everything determined by the job (not the timing): for comparing backends."""
@@ -128,6 +131,11 @@ class GamePlayer:
         events = result.events
         places = self.hooks.places(events, result.returns, self.env.unwrapped.options)
         metrics = self._metrics(events)
+        exchanges: list[dict[str, Any]] = []
+        for seat, policy in enumerate(policies):  # policies that count their own play (the llm: player)
+            if callable(getattr(policy, "game_metrics", None)):
+                metrics[seat].update(policy.game_metrics())  # type: ignore[attr-defined]
+            exchanges += getattr(policy, "exchanges", None) or []
         return GameRecord(
             deal=job.deal,
             seating=job.seating,
@@ -140,6 +148,7 @@ class GamePlayer:
             metrics=metrics,
             seconds=time.perf_counter() - start,
             events=encode_events(events, actions) if self.setup.store_events else None,
+            exchanges=exchanges,
         )
 
     def _policy_seeds(self, job: Job) -> list[int] | None:

@@ -12,7 +12,7 @@ import numpy as np
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import EventLog, seen_by
 from cardenvs.testing.errors import fail as _fail
-from cardenvs.testing.rollout import EnvSpec, decisions
+from cardenvs.testing.rollout import EnvSpec, spaced_decisions
 
 
 def check_public_view(
@@ -34,17 +34,13 @@ def check_public_view(
     stats = {"views": 0, "hidden_parts": 0, "move_pairs": 0}
     for g in range(games):
         rng = np.random.default_rng(seed * 15485863 + g)
-        next_step = 0.0
-        for d in decisions(env_id, options, seed + g):
-            if d.step < next_step:
-                continue
-            next_step = max(next_step * growth, d.step + 1.0)
+        for d in spaced_decisions(env_id, options, seed + g, growth):
             game = d.env.game
             assert game is not None
             where = f"{env_id} {dict(options)} seed {seed + g} step {d.step}"
             for observer in range(game.num_players):
                 other = game.resample_hidden(observer, rng)
-                stats["hidden_parts"] += _overwrite_unseen_parts(other.events, observer)
+                stats["hidden_parts"] += overwrite_unseen_parts(other.events, observer)
                 _fail(
                     [seen_by(e, observer) for e in other.events] == [seen_by(e, observer) for e in game.events],
                     f"{where}: player {observer}'s public view changed when what it cannot see was re-dealt",
@@ -54,7 +50,7 @@ def check_public_view(
     return stats
 
 
-def _overwrite_unseen_parts(log: EventLog, observer: int) -> int:
+def overwrite_unseen_parts(log: EventLog, observer: int) -> int:
     """Overwrite every private part of another seat and every secret part; returns how many there were."""
     count = 0
     for event in log.events:

@@ -67,6 +67,16 @@ def decisions(env_id: EnvSpec, options: Mapping[str, Any], seed: int) -> Iterato
         step += 1
 
 
+def spaced_decisions(env_id: EnvSpec, options: Mapping[str, Any], seed: int, growth: float) -> Iterator[Decision]:
+    """The decisions of :func:`decisions` at steps spaced geometrically (0, 1, 2, 3, 4, 6, 8, … by ``growth``):
+    a long game costs a check little more than a short one while its whole length is covered."""
+    next_step = 0.0
+    for d in decisions(env_id, options, seed):
+        if d.step >= next_step:
+            next_step = max(next_step * growth, d.step + 1.0)
+            yield d
+
+
 def trace_digest(env_id: EnvSpec, options: Mapping[str, Any], seed: int) -> str:
     """SHA-256 of everything a seeded random game produces (observations, masks, rewards, flags, events)."""
     env = build_env(env_id, options)
