@@ -31,7 +31,9 @@ def parse_value(text: str) -> Any:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.train_fast", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m experiments.train_fast",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", help="env id with a fast path (default: the config's, else verish_ne_verish-v0)")
     p.add_argument("--total-steps", type=int, help="learner decisions to train on, in total")

@@ -7,6 +7,7 @@ layers, 0.01 at the policy head, 1 at the value head)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 import equinox as eqx
@@ -82,7 +83,8 @@ def greedy(logits: jax.Array, mask: jax.Array) -> jax.Array:
 
 def to_actor_weights(actor: Mlp, obs_scale: np.ndarray, meta: Mapping[str, Any]) -> ActorWeights:
     """The actor as the ``.npz``-ready weights that ``ckpt:`` plays without JAX."""
-    layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in zip(actor.weights, actor.biases)]
+    pairs = zip(actor.weights, actor.biases, strict=True)
+    layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in pairs]
     return ActorWeights(tuple(layers[:-1]), layers[-1], actor.activation, np.asarray(obs_scale, np.float32), meta)
 
 
@@ -103,4 +105,4 @@ def stack(mlps: Sequence[Mlp]) -> Mlp:
 
 def forward_flops(sizes: Sequence[int]) -> int:
     """Multiply-adds ×2 of one row through layers of ``sizes`` (input first)."""
-    return sum(2 * a * b for a, b in zip(sizes[:-1], sizes[1:]))
+    return sum(2 * a * b for a, b in pairwise(sizes))

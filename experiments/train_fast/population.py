@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from itertools import pairwise
+from typing import Any, Protocol
 
 import jax
 import jax.numpy as jnp
@@ -31,7 +32,8 @@ class FastBot(Protocol):
     def act(self, obs: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array: ...
 
 
-BotFactory = Callable[[PolicyContext], FastBot]
+BotFactory = Callable[[str, Mapping[str, Any]], FastBot]
+"""``agents.fast_bots.FAST_BOTS``'s values: ``factory(env_id, options) → FastBot``."""
 Act = Callable[[Mlp, jax.Array, jax.Array, jax.Array], jax.Array]
 """A block's opponent moves: ``(snapshots, raw observations, masks, key) → actions`` for the block's games."""
 
@@ -52,7 +54,8 @@ def fast_bots() -> Mapping[str, BotFactory]:
     try:
         module = importlib.import_module("cardenvs.agents.fast_bots")
     except ImportError as error:
-        raise ValueError(f"rule bots as array programs need agents.fast_bots, which cannot be imported: {error}") from error
+        problem = f"rule bots as array programs need agents.fast_bots, which does not import: {error}"
+        raise ValueError(problem) from error
     bots: Mapping[str, BotFactory] = module.FAST_BOTS
     return bots
 
@@ -77,15 +80,17 @@ def build_blocks(
     population: Mapping[str, float],
     num_games: int,
     context: PolicyContext,
+    options: Mapping[str, Any],
     snapshot_slots: int,
     obs_scale: np.ndarray,
     bots: Mapping[str, BotFactory] | None = None,
 ) -> list[Block]:
-    """The batch's blocks in config order; snapshots read observations scaled by ``obs_scale`` (the learner's);
-    ``bots`` replaces ``agents.fast_bots.FAST_BOTS`` (tests)."""
+    """The batch's blocks in config order (``options``: the game's, as the fast class takes them); snapshots
+    read observations scaled by ``obs_scale`` (the learner's); ``bots`` replaces ``agents.fast_bots.FAST_BOTS``
+    (tests)."""
     blocks, start = [], 0
     for name, size in apportion(population, num_games).items():
-        act = member_act(name, context, size, snapshot_slots, obs_scale, bots)
+        act = member_act(name, context, options, size, snapshot_slots, obs_scale, bots)
         blocks.append(Block(name, start, size, act))
         start += size
     return blocks
@@ -94,6 +99,7 @@ def build_blocks(
 def member_act(
     name: str,
     context: PolicyContext,
+    options: Mapping[str, Any],
     size: int,
     slots: int,
     obs_scale: np.ndarray,
@@ -110,7 +116,7 @@ def member_act(
     factories = fast_bots() if bots is None else bots
     if name not in factories:
         raise ValueError(f"no fast rule bot {name!r}; agents.fast_bots has: {sorted(factories)}")
-    bot = factories[name](context)
+    bot = factories[name](context.env_id, options)
     return lambda _snapshots, obs, mask, key: bot.act(obs, mask, key).astype(jnp.int32)
 
 
@@ -122,7 +128,7 @@ def snapshots_act(size: int, slots: int, obs_scale: np.ndarray) -> Act:
 
     def act(snapshots: Mlp, obs: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array:
         parts = []
-        for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        for k, (lo, hi) in enumerate(pairwise(bounds)):
             actor = jax.tree.map(lambda leaf, k=k: leaf[k], snapshots)
             logits = actor(obs[lo:hi] * scale)
             parts.append(sample(jax.random.fold_in(key, k), logits, mask[lo:hi]))

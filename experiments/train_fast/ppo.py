@@ -118,7 +118,9 @@ class Program:
         shape = steps.rewards.shape[1:]
         seats = jnp.arange(shape[1])
 
-        def back(carry: tuple[jax.Array, ...], t: Steps) -> tuple[tuple[jax.Array, ...], tuple[jax.Array, jax.Array]]:
+        Carry = tuple[jax.Array, jax.Array, jax.Array, jax.Array]
+
+        def back(carry: Carry, t: Steps) -> tuple[Carry, tuple[jax.Array, jax.Array]]:
             earned, next_value, next_adv, known = carry
             ended = t.done[:, None]
             earned = t.rewards + jnp.where(ended, 0.0, earned)

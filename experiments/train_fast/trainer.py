@@ -61,7 +61,7 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     env = getattr(cardenvs.fast, FAST_GAMES[env_id])(**args.options)
     context = PolicyContext.from_env(make_raw(env_id, **args.options))
     scale = observation_scale(context.layout)
-    blocks = build_blocks(args.population, args.num_games, context, args.snapshot_recent, scale, bots)
+    blocks = build_blocks(args.population, args.num_games, context, args.options, args.snapshot_recent, scale, bots)
     program = Program(env, blocks, args, scale, context.num_players)
     key, init_key = jax.random.split(jax.random.PRNGKey(args.seed))
     model = init_actor_critic(init_key, context.layout.size, context.actions.size, args.net_arch, args.activation)
@@ -116,7 +116,7 @@ def train(
         steps += int(stats["learner_decisions"])
         if steps >= (taken + 1) * args.snapshot_every:
             slot = taken % args.snapshot_recent
-            ring = jax.tree.map(lambda ring, new: ring.at[slot].set(new), state.snapshots, state.model.actor)
+            ring = jax.tree.map(lambda ring, new, at=slot: ring.at[at].set(new), state.snapshots, state.model.actor)
             state, taken = state._replace(snapshots=ring), taken + 1
         if log is not None:
             log.write(steps, rate, stats)
@@ -183,7 +183,8 @@ class Log:
         if self.args.progress and now - self.printed >= 10:
             speed = (steps - self.last_steps) / (now - self.printed)
             vs = ", ".join(f"{name} {score:+.3f}" for name, score in scores.items())
-            print(f"{steps:,} steps, {speed:,.0f}/s, entropy {float(stats['entropy']):.3f}" + (f"; vs {vs}" if vs else ""))
+            line = f"{steps:,} steps, {speed:,.0f}/s, entropy {float(stats['entropy']):.3f}"
+            print(line + (f"; vs {vs}" if vs else ""))
             self.printed, self.last_steps = now, steps
 
     def close(self) -> None:

@@ -44,7 +44,7 @@ class LowestLegal:
         return jnp.argmax(mask, axis=1).astype(jnp.int32)
 
 
-BOTS = {STUB: lambda context: LowestLegal()}
+BOTS = {STUB: lambda env_id, options: LowestLegal()}
 
 
 def tiny(out: Path, **changes: object) -> FastTrainArgs:
@@ -107,7 +107,9 @@ def test_greedy_moves_are_the_same_in_the_jax_and_the_python_player(run: RunResu
     obs, mask = np.array(observations, np.float32), np.array(masks)
     logits = state.model.actor(jnp.asarray(obs * built.program.obs_scale))
     jax_moves = np.asarray(greedy(logits, jnp.asarray(mask)))
-    python_moves = [python_player.act({"observation": o, "action_mask": m.astype(np.int8)}) for o, m in zip(obs, mask)]
+    python_moves = [
+        python_player.act({"observation": o, "action_mask": m.astype(np.int8)}) for o, m in zip(obs, mask, strict=True)
+    ]
     assert len(obs) >= 100 and len(set(python_moves)) > 1
     assert jax_moves.tolist() == python_moves
 

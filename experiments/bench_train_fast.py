@@ -1,0 +1,201 @@
+"""Training throughput on the fast path against SB3 and against the physical limit (issue 34, item 3).
+
+    python -m experiments.bench_train_fast                                  # every game with a fast path
+    python -m experiments.bench_train_fast --games verish_ne_verish-v0 --iterations 4 --json runs/bench.json
+
+Per game, in one process: ``experiments.train_fast``'s learner decisions per second (its config, timed over
+``--iterations`` iterations after the compiling one), ``experiments.train``'s (SB3, the same network, epochs,
+minibatch and learning rate, its config's opponents, one torch thread) and the limit: the network's FLOPs per
+training step (a forward pass to act, then forward and backward, counted as 3 forward passes, per epoch) against
+the float32 GEMM rate measured at the network's shapes (torch, one thread and two). The load average is recorded
+beside each figure: the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from cardenvs.registry import definition
+from cardenvs.vector import FAST_GAMES
+
+
+@dataclass
+class GameFigures:
+    game: str
+    options: dict[str, Any]
+    sizes: list[int]
+    """Actor layer sizes, input first."""
+    flops_per_step: float
+    fast_steps_per_s: float
+    fast_compile_s: float
+    learner_share: float
+    """Learner decisions per env step in the fast run."""
+    sb3_steps_per_s: float
+    gemm_gflops_1: float
+    gemm_gflops_2: float
+    load: list[float]
+    """1-minute load average at the start and the end of this game's measurements."""
+
+    def limit(self, threads: int) -> float:
+        rate = self.gemm_gflops_1 if threads == 1 else self.gemm_gflops_2
+        return rate * 1e9 / self.flops_per_step
+
+
+def flops_per_step(inputs: int, actions: int, hidden: Sequence[int], epochs: int) -> float:
+    """Actor and critic: one forward pass to act, then 3 forward passes' worth (forward and backward) an epoch."""
+    from cardenvs.experiments.train_fast.networks import forward_flops
+
+    forward = forward_flops([inputs, *hidden, actions]) + forward_flops([inputs, *hidden, 1])
+    return float(forward * (1 + 3 * epochs))
+
+
+def gemm_rate(rows: int, sizes: Sequence[int], threads: int, seconds: float = 1.0) -> float:
+    """GFLOP/s of float32 products ``(rows, a) @ (a, b)`` over the layers of ``sizes`` (torch, ``threads``)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        xs = [torch.randn(rows, a) for a in sizes[:-1]]
+        ws = [torch.randn(a, b) for a, b in pairwise(sizes)]
+        flops = sum(2 * rows * a * b for a, b in pairwise(sizes))
+        best = float("inf")
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            for _ in range(10):
+                for x, w in zip(xs, ws, strict=True):
+                    torch.mm(x, w)
+            best = min(best, (time.perf_counter() - start) / 10)
+        return flops / best / 1e9
+    finally:
+        torch.set_num_threads(before)
+
+
+def fast_throughput(game: str, iterations: int) -> tuple[float, float, float, Any]:
+    """``experiments.train_fast``'s learner decisions per second over ``iterations`` iterations after the first,
+    its compile time, the learner's share of env steps, and the settings."""
+    import jax
+    import jax.numpy as jnp
+
+    from cardenvs.experiments.train_fast.config import default_config, make_args
+    from cardenvs.experiments.train_fast.ppo import TrainState, compiled_iteration
+    from cardenvs.experiments.train_fast.trainer import setup
+
+    args = make_args({**default_config(game), "game": game, "progress": False, "tensorboard": False})
+    built = setup(args)
+    run, program = built.fresh, built.program
+    games, seats = program.init_games(run.key)
+    state = TrainState(run.model, run.opt_state, run.snapshots, games, seats, run.key)
+    start = time.perf_counter()
+    iterate = compiled_iteration(program, state, None)
+    rate = jnp.asarray(args.learning_rate, jnp.float32)
+    state, stats = iterate(state, rate)
+    jax.block_until_ready(stats)
+    compile_s = time.perf_counter() - start
+    steps, start = 0, time.perf_counter()
+    for _ in range(iterations):
+        state, stats = iterate(state, rate)
+        steps += int(stats["learner_decisions"])
+    seconds = time.perf_counter() - start
+    share = steps / (iterations * args.num_games * args.rollout_steps)
+    return steps / seconds, compile_s, share, args
+
+
+def sb3_throughput(fast_args: Any, steps: int) -> float:
+    """SB3's (``experiments.train``) learner decisions per second at the fast run's network and PPO settings."""
+    from cardenvs.experiments.train import TrainArgs, load_config
+    from cardenvs.experiments.train import train as sb3_train
+
+    sb3 = load_config(fast_args.game)
+    with tempfile.TemporaryDirectory() as out:
+        args = TrainArgs(
+            game=fast_args.game,
+            options=fast_args.options,
+            total_steps=steps,
+            n_envs=8,
+            n_steps=256,
+            batch_size=min(fast_args.minibatch_size, 2048),
+            n_epochs=fast_args.n_epochs,
+            net_arch=list(fast_args.net_arch),
+            activation=fast_args.activation,
+            learning_rate=fast_args.learning_rate,
+            opponents=sb3.get("opponents", {"random": 1.0}),
+            snapshot_every=0,
+            checkpoint_every=10**9,
+            out=out,
+            progress=False,
+            tensorboard=False,
+            torch_threads=1,
+        )
+        start = time.perf_counter()
+        sb3_train(args)
+        return steps / (time.perf_counter() - start)
+
+
+def measure(game: str, iterations: int, sb3_steps: int) -> GameFigures:
+    load_start = os.getloadavg()[0]
+    fast, compile_s, share, args = fast_throughput(game, iterations)
+    from cardenvs.agents.base import PolicyContext
+    from cardenvs.registry import make_raw
+
+    context = PolicyContext.from_env(make_raw(game, **args.options))
+    sizes = [context.layout.size, *args.net_arch, context.actions.size]
+    gemm = [gemm_rate(args.minibatch_size, sizes, threads) for threads in (1, 2)]
+    sb3 = sb3_throughput(args, sb3_steps) if sb3_steps else float("nan")
+    flops = flops_per_step(context.layout.size, context.actions.size, args.net_arch, args.n_epochs)
+    load = [load_start, os.getloadavg()[0]]
+    return GameFigures(game, args.options, sizes, flops, fast, compile_s, share, sb3, gemm[0], gemm[1], load)
+
+
+def table(rows: Sequence[GameFigures]) -> str:
+    head = (
+        "| game (options) | train_fast steps/s | SB3 steps/s | MFLOP a step | GEMM GFLOP/s 1 / 2 threads | "
+        "limit steps/s 2 threads | train_fast / limit | load (start, end) |\n|---|---|---|---|---|---|---|---|"
+    )
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"| {r.game} {r.options} | {r.fast_steps_per_s:,.0f} | {r.sb3_steps_per_s:,.0f} | "
+            f"{r.flops_per_step / 1e6:.2f} | {r.gemm_gflops_1:.0f} / {r.gemm_gflops_2:.0f} | {r.limit(2):,.0f} | "
+            f"{r.fast_steps_per_s / r.limit(2):.0%} | {r.load[0]:.1f}, {r.load[1]:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", nargs="+", default=sorted(FAST_GAMES), help="env ids (default: every fast game)")
+    p.add_argument("--iterations", type=int, default=3, help="timed train_fast iterations (after the first)")
+    p.add_argument("--sb3-steps", type=int, default=4096, help="SB3 decisions to time (0: skip SB3)")
+    p.add_argument("--json", type=Path, help="write the figures here")
+    ns = p.parse_args(argv)
+    try:
+        games = [definition(game).env_id for game in ns.games]
+    except ValueError as error:
+        p.exit(2, f"error: {error}\n")
+    missing = [game for game in games if game not in FAST_GAMES]
+    if missing:
+        p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(FAST_GAMES)}\n")
+    rows = []
+    for game in games:
+        rows.append(measure(game, ns.iterations, ns.sb3_steps))
+        print(table(rows[-1:]).splitlines()[-1], flush=True)
+    print(table(rows))
+    if ns.json:
+        ns.json.parent.mkdir(parents=True, exist_ok=True)
+        ns.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
