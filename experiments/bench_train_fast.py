@@ -36,12 +36,16 @@ class GameFigures:
     """Actor layer sizes, input first."""
     flops_per_step: float
     fast_steps_per_s: float
+    fast_steps_per_cpu_s: float
+    """Per CPU second of the process (both threads' time added): what the run gets out of the CPU it had."""
     fast_compile_s: float
     learner_share: float
     """Learner decisions per env step in the fast run."""
     sb3_steps_per_s: float
     gemm_gflops_1: float
     gemm_gflops_2: float
+    xla_gemm_gflops: float
+    """The same products jitted by XLA with JAX's default threads (what the program's matmuls can reach)."""
     load: list[float]
     """1-minute load average at the start and the end of this game's measurements."""
 
@@ -81,9 +85,31 @@ def gemm_rate(rows: int, sizes: Sequence[int], threads: int, seconds: float = 1.
         torch.set_num_threads(before)
 
 
-def fast_throughput(game: str, iterations: int) -> tuple[float, float, float, Any]:
-    """``experiments.train_fast``'s learner decisions per second over ``iterations`` iterations after the first,
-    its compile time, the learner's share of env steps, and the settings."""
+def xla_gemm_rate(rows: int, sizes: Sequence[int], seconds: float = 1.0) -> float:
+    """GFLOP/s of the same products jitted by XLA (JAX's default threads), as ``train_fast``'s program runs them."""
+    import jax
+
+    key = jax.random.PRNGKey(0)
+    xs = [jax.random.normal(key, (rows, a)) for a in sizes[:-1]]
+    ws = [jax.random.normal(key, (a, b)) for a, b in pairwise(sizes)]
+    products = jax.jit(lambda xs, ws: [x @ w for x, w in zip(xs, ws, strict=True)])
+    jax.block_until_ready(products(xs, ws))
+    flops = sum(2 * rows * a * b for a, b in pairwise(sizes))
+    best = float("inf")
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        start = time.perf_counter()
+        for _ in range(10):
+            out = products(xs, ws)
+        jax.block_until_ready(out)
+        best = min(best, (time.perf_counter() - start) / 10)
+    return flops / best / 1e9
+
+
+def fast_throughput(game: str, iterations: int) -> tuple[float, float, float, float, Any]:
+    """``experiments.train_fast``'s learner decisions per second (wall clock, and per CPU second of the process)
+    over ``iterations`` iterations after the first, its compile time, the learner's share of env steps, and the
+    settings."""
     import jax
     import jax.numpy as jnp
 
@@ -102,13 +128,13 @@ def fast_throughput(game: str, iterations: int) -> tuple[float, float, float, An
     state, stats = iterate(state, rate)
     jax.block_until_ready(stats)
     compile_s = time.perf_counter() - start
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     for _ in range(iterations):
         state, stats = iterate(state, rate)
         steps += int(stats["learner_decisions"])
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     share = steps / (iterations * args.num_games * args.rollout_steps)
-    return steps / seconds, compile_s, share, args
+    return steps / seconds, steps / cpu, compile_s, share, args
 
 
 def sb3_throughput(fast_args: Any, steps: int) -> float:
@@ -144,29 +170,31 @@ def sb3_throughput(fast_args: Any, steps: int) -> float:
 
 def measure(game: str, iterations: int, sb3_steps: int) -> GameFigures:
     load_start = os.getloadavg()[0]
-    fast, compile_s, share, args = fast_throughput(game, iterations)
+    fast, fast_cpu, compile_s, share, args = fast_throughput(game, iterations)
     from cardenvs.agents.base import PolicyContext
     from cardenvs.registry import make_raw
 
     context = PolicyContext.from_env(make_raw(game, **args.options))
     sizes = [context.layout.size, *args.net_arch, context.actions.size]
     gemm = [gemm_rate(args.minibatch_size, sizes, threads) for threads in (1, 2)]
+    xla = xla_gemm_rate(args.minibatch_size, sizes)
     sb3 = sb3_throughput(args, sb3_steps) if sb3_steps else float("nan")
     flops = flops_per_step(context.layout.size, context.actions.size, args.net_arch, args.n_epochs)
     load = [load_start, os.getloadavg()[0]]
-    return GameFigures(game, args.options, sizes, flops, fast, compile_s, share, sb3, gemm[0], gemm[1], load)
+    return GameFigures(game, args.options, sizes, flops, fast, fast_cpu, compile_s, share, sb3, gemm[0], gemm[1], xla, load)
 
 
 def table(rows: Sequence[GameFigures]) -> str:
     head = (
-        "| game (options) | train_fast steps/s | SB3 steps/s | MFLOP a step | GEMM GFLOP/s 1 / 2 threads | "
+        "| game (options) | train_fast steps/s | SB3 steps/s | MFLOP a step | GEMM GFLOP/s 1 / 2 threads (XLA) | "
         "limit steps/s 2 threads | train_fast / limit | load (start, end) |\n|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
     for r in rows:
         lines.append(
             f"| {r.game} {r.options} | {r.fast_steps_per_s:,.0f} | {r.sb3_steps_per_s:,.0f} | "
-            f"{r.flops_per_step / 1e6:.2f} | {r.gemm_gflops_1:.0f} / {r.gemm_gflops_2:.0f} | {r.limit(2):,.0f} | "
+            f"{r.flops_per_step / 1e6:.2f} | {r.gemm_gflops_1:.0f} / {r.gemm_gflops_2:.0f} ({r.xla_gemm_gflops:.0f}) | "
+            f"{r.limit(2):,.0f} | "
             f"{r.fast_steps_per_s / r.limit(2):.0%} | {r.load[0]:.1f}, {r.load[1]:.1f} |"
         )
     return "\n".join(lines)

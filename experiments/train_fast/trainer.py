@@ -184,7 +184,7 @@ class Log:
             speed = (steps - self.last_steps) / (now - self.printed)
             vs = ", ".join(f"{name} {score:+.3f}" for name, score in scores.items())
             line = f"{steps:,} steps, {speed:,.0f}/s, entropy {float(stats['entropy']):.3f}"
-            print(line + (f"; vs {vs}" if vs else ""))
+            print(line + (f"; vs {vs}" if vs else ""), flush=True)
             self.printed, self.last_steps = now, steps
 
     def close(self) -> None:
