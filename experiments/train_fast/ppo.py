@@ -231,9 +231,10 @@ def compiled_iteration(
     program: Program, state: TrainState, compiler_options: dict[str, Any] | None = None
 ) -> Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]]:
     """The iteration compiled once for ``state``'s shapes (``compiler_options``: XLA's, e.g. the tests' quick
-    compile)."""
+    compile). The state is not donated: a fresh deal may hold one buffer in two fields (Kyuuri's does), which
+    donation refuses."""
     rate = jnp.asarray(program.args.learning_rate, jnp.float32)
     compiled: Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]] = (
-        jax.jit(program.iteration, donate_argnums=0).lower(state, rate).compile(compiler_options)
+        jax.jit(program.iteration).lower(state, rate).compile(compiler_options)
     )
     return compiled
