@@ -14,19 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from cardenvs.experiments.train_fast.config import FastTrainArgs, default_config, load_toml, make_args
-
-
-def parse_value(text: str) -> Any:
-    """A command-line value read as TOML when it parses (``3``, ``true``, ``[64, 64]``), else as text."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
+from cardenvs.experiments.train import parse_value
+from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args, default_config, load_toml, make_args
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         args = args_from(ns)
         from cardenvs.experiments.train_fast.trainer import train
 
+        check_args(args)  # the cheap checks before the line below; building the game and the population checks the rest
         print(f"training {args.game} {args.options} for {args.total_steps} steps into {args.run_dir()}")
         train(args)
     except (ValueError, FileNotFoundError) as error:
