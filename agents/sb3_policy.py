@@ -28,7 +28,7 @@ import numpy as np
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.npz_reader import MAX_NPZ_BYTES, NpzReadError, read_npz
-from cardenvs.core.layout import ObservationLayout
+from cardenvs.core.layout import ObservationLayout, layout_hash
 from cardenvs.wrappers.seat_env import observation_scale
 
 ACTIVATIONS = ("tanh", "relu")
@@ -209,6 +209,14 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
             f"checkpoint expects observations of size {size} and {weights.action[0].shape[0]} actions, but "
             f"{context.env_id} with these options has {context.layout.size} and {context.actions.size} "
             f"(trained on {weights.meta.get('env_id')} {weights.meta.get('options')})"
+        )
+    written = weights.meta.get("layout_hash")
+    here = layout_hash(context.layout, context.actions)
+    if written is not None and written != here:
+        raise ValueError(
+            f"checkpoint was trained on {weights.meta.get('env_id')} {weights.meta.get('options')} with observation "
+            f"layout {written}, but {context.env_id} with these options has layout {here}: the same sizes, "
+            "different features (a checkpoint written before a layout change, or for another game)"
         )
 
 

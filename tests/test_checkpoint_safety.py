@@ -291,3 +291,18 @@ def test_a_truncated_file_gets_the_loaders_error(tmp_path: Path) -> None:
         ActorWeights.load(cut)
     with pytest.raises(CheckpointFormatError):
         make_policy(f"ckpt:{cut}", make_raw(GAME, num_players=3))
+
+
+def test_a_checkpoint_written_for_another_layout_of_the_same_size_is_refused(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from cardenvs.agents.sb3_policy import MlpPolicy
+    from cardenvs.agents.zoo import ZOO_ROOT, context_layout_hash
+
+    env = make_raw("kyuuri-v0", num_players=4)
+    context = PolicyContext.from_env(env)
+    weights = load_weights(ZOO_ROOT / "kyuuri" / "ppo.npz")
+    MlpPolicy(context, replace(weights, meta={**weights.meta, "layout_hash": context_layout_hash(context)}))
+    stale = replace(weights, meta={**weights.meta, "layout_hash": "0123456789abcdef"})
+    with pytest.raises(ValueError, match="layout 0123456789abcdef"):
+        MlpPolicy(context, stale)

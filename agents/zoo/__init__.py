@@ -28,7 +28,7 @@ from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.sb3_policy import ActorWeights, weights_policy
-from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.layout import layout_hash
 from cardenvs.registry import game_name
 
 ZOO_ROOT = Path(__file__).parent
@@ -40,14 +40,6 @@ CARD_FIELDS = ("name", "env_id", "options", "layout_hash", "greedy", "weights_sh
 
 class ZooError(ValueError):
     """A zoo spec that names no shipped agent, or an agent that cannot play this env; the message says why."""
-
-
-def layout_hash(layout: ObservationLayout, actions: ActionTable) -> str:
-    """A hash of what a network reads and writes: every feature group's name, place, size and bounds (so their
-    scaling too), and every action id's name. Descriptions are left out: rewording a doc changes no input."""
-    features = [[f.name, f.offset, f.size, f.low, f.high] for f in layout.features.values()]
-    text = json.dumps({"observation": features, "actions": actions.names}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def context_layout_hash(context: PolicyContext) -> str:

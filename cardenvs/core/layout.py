@@ -8,6 +8,8 @@ with a readable name. Both render the Markdown tables of the game docs.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -135,3 +137,11 @@ class ActionTable:
             ids = str(b.offset) if b.size == 1 else f"{b.offset}–{b.offset + b.size - 1}"
             rows.append(f"| {ids} | `{b.name}` | {b.description} |")
         return "\n".join(rows)
+
+
+def layout_hash(layout: ObservationLayout, actions: ActionTable) -> str:
+    """A hash of what a network reads and writes: every feature group's name, place, size and bounds (so their
+    scaling too), and every action id's name. Descriptions are left out: rewording a doc changes no input."""
+    features = [[f.name, f.offset, f.size, f.low, f.high] for f in layout.features.values()]
+    text = json.dumps({"observation": features, "actions": actions.names}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
