@@ -114,27 +114,30 @@ class TableServer:
             return self._refusal(error)
 
     async def act(self, request: Request) -> Response:
-        """``POST /api/{move,advance,rematch}`` with ``{"version": v, "move": i}`` (``move`` for moves only)."""
+        """``POST /api/{move,advance,skip,rematch}`` with ``{"version": v, "move": i}`` (``move`` for moves only);
+        ``skip`` lets the bots play on at once, to the person's next turn or the end."""
         kind = request.path_params["kind"]
-        if kind not in ("move", "advance", "rematch"):
-            return JSONResponse({"error": f"unknown request /api/{brief(kind)}; known: move, advance, rematch"}, 404)
+        if kind not in ("move", "advance", "skip", "rematch"):
+            known = "move, advance, skip, rematch"
+            return JSONResponse({"error": f"unknown request /api/{brief(kind)}; known: {known}"}, 404)
         try:
             session = self._play()
             body = await self._body(request)
             async with self._acting:
                 if kind == "move":
                     session.play(body.get("version"), body.get("move"))
-                elif kind == "advance":  # in a thread: the table answers other requests while a policy thinks
-                    await asyncio.wrap_future(in_thread(self._advance, session, body.get("version")))
+                elif kind in ("advance", "skip"):  # in a thread: the table answers requests while a policy thinks
+                    skip = kind == "skip"
+                    await asyncio.wrap_future(in_thread(self._advance, session, body.get("version"), skip))
                 else:
                     session.rematch(body.get("version"))
             return JSONResponse(session.send())
         except Refused as error:
             return self._refusal(error)
 
-    def _advance(self, session: PlaySession, version: Any) -> None:
+    def _advance(self, session: PlaySession, version: Any, skip: bool = False) -> None:
         session.advance(version)
-        while self.pace_ms == 0 and session.bot_to_act():  # no pace: the bots play on at once
+        while (skip or self.pace_ms == 0) and session.bot_to_act():  # the bots play on at once
             session.advance(session.version)
 
     async def export(self, request: Request) -> Response:

@@ -25,6 +25,9 @@ from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.play.bots import PolicyFailed, ask
+from cardenvs.experiments.play.hints import hand_hints, sorted_hand
+from cardenvs.experiments.play.roles import is_out, outcome, teams
+from cardenvs.experiments.play.words import move_label, plain_view
 from cardenvs.render.svg import table_svg
 from cardenvs.render.view import seat_view
 
@@ -102,9 +105,13 @@ class PlaySession:
         """What the page is sent: the person's view of ``game`` (default: the table's) and the table's own
         state (version, whose move, result, the last notice, why the game was stopped)."""
         with self._lock:
-            view = seat_view(game or self.game, self.settings.seat, self.labels)
+            game = game or self.game
+            seat = self.settings.seat
+            view = seat_view(game, seat, self.labels)
             if self.over:
                 view["moves"] = []
+            person_view(view, game)
+            view.update(hand_hints(game, view["game"], view["hand"], view["moves"]))
             view.update(
                 mode="play",
                 version=self.version,
@@ -114,7 +121,10 @@ class PlaySession:
                 failure=self.failure,
                 returns=[round(r, 3) for r in self.returns],
                 notice=self.notice,
+                out=is_out(view["players"][seat]["status"]),
+                outcome=outcome(self.returns, seat, view["scores"], view["score_name"]) if self.over else None,
             )
+        plain_view(view)
         view["svg"] = table_svg(view)
         return view
 
@@ -135,7 +145,7 @@ class PlaySession:
             label = seat_view(self.game, self.settings.seat)["moves"][index]
             for action in self.game.move_actions(moves[index]):
                 self._step(action)
-            self.notice = f"you: {label['label']} {' '.join(label['cards'])}".strip()
+            self.notice = f"you: {move_label(label['label'])} {' '.join(label['cards'])}".strip()
 
     def advance(self, version: Any) -> None:
         """The policy to act makes one complete move (every sub-step of it); a policy that fails ends the game.
@@ -263,8 +273,19 @@ class ReplaySession:
                 f"seat must be null (omniscient) or an integer in 0..{self.num_players - 1}, got {brief(seat)}"
             )
         view = seat_view(self.snapshots[step], seat, self.labels, moves=False)
-        view.update(mode="replay", step=step, steps=len(self.snapshots), svg=table_svg(view))
+        person_view(view, self.snapshots[step])
+        view.update(mode="replay", step=step, steps=len(self.snapshots))
+        plain_view(view)
+        view["svg"] = table_svg(view)
         return view
+
+
+def person_view(view: dict[str, Any], game: RulesEngine[Any]) -> None:
+    """Hands by suit in the trick-taking games and each player's side once public (``view`` in place)."""
+    view["hand"] = sorted_hand(view["game"], view["hand"])
+    for player, side in zip(view["players"], teams(game, view["seat"]), strict=True):
+        player["hand"] = sorted_hand(view["game"], player["hand"])
+        player["team"] = side
 
 
 def brief(value: Any) -> str:

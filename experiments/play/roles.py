@@ -1,0 +1,56 @@
+"""Who plays with whom (as soon as it is public) and how a finished game went for the person."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardenvs.core.engine import RulesEngine
+
+OUT_WORDS = ("out", "eliminated")
+"""A player's status line starting with one of these: that player has no move left in this deal or game."""
+
+
+def teams(game: RulesEngine[Any], seat: int | None) -> list[str]:
+    """Each player's side in words (``""`` while unknown to ``seat``): the kankei games' 関係 and 無関係 once the
+    team is public (always in an omniscient view), with the person's partner named."""
+    kankei = getattr(game, "kankei", None)
+    rules = getattr(game, "rules", None)
+    if kankei is None or rules is None:
+        return [""] * game.num_players
+    public = seat is None or getattr(game, "team_public", False) or not getattr(rules, "hidden_teams", False)
+    if not public:
+        return [""] * game.num_players
+    team = {int(p) for p in kankei}
+    if not team:
+        return [""] * game.num_players
+    words = []
+    for p in range(game.num_players):
+        side = "関係" if p in team else "無関係"
+        partner = seat is not None and p != seat and (p in team) == (seat in team)
+        words.append(f"{side}, your partner" if partner else side)
+    return words
+
+
+def outcome(returns: Sequence[float], seat: int, scores: Sequence[float], score_name: str) -> dict[str, Any]:
+    """The person's result: won, lost or drawn, the place (1 = best return; ties share), and the points."""
+    mine = returns[seat]
+    place = 1 + sum(r > mine for r in returns)
+    if all(r == mine for r in returns):
+        verdict = "Drawn"
+    elif place == 1:
+        verdict = "You won"
+    else:
+        verdict = "You lost"
+    return {
+        "verdict": verdict,
+        "place": place,
+        "of": len(returns),
+        "return": mine,
+        "points": scores[seat] if seat < len(scores) else None,
+        "score_name": score_name,
+    }
+
+
+def is_out(status: str) -> bool:
+    return status.startswith(OUT_WORDS)
