@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardenvs.core.engine import RulesEngine
+from cardenvs.experiments.play.words import move_label
 from cardenvs.render.view import CARD_BLOCKS, JOKER_BLOCKS
 
 SUITS = "♣♦♥♠"
@@ -98,8 +99,12 @@ def table_rule(game_name: str, state: dict[str, Any]) -> str:
 def hand_hints(game: RulesEngine[Any], game_name: str, hand: list[str], moves: list[dict[str, Any]]) -> dict[str, Any]:
     """``playable`` (per card of ``hand``), ``why`` (per card: why not, or ``""``) and ``rule`` (what a play must
     do), for the seat to act; empty when it has no move or no move takes cards."""
+    if not moves:
+        return {"playable": [], "why": [], "rule": ""}
     if not any(move["cards"] for move in moves):
-        return {"playable": [False] * len(hand) if moves else [], "why": [], "rule": ""}
+        choices = " or ".join(dict.fromkeys(move_label(move["label"]) for move in moves))
+        rule = f"no card can be played now: {choices}"
+        return {"playable": [False] * len(hand), "why": [rule] * len(hand), "rule": rule}
     playable = playable_cards(hand, moves)
     reasons: dict[str, str] = {}
     for card, ok in zip(hand, playable, strict=True):
