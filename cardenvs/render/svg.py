@@ -208,7 +208,8 @@ def table_svg(view: dict[str, Any]) -> str:
     def score(p: int) -> str:
         return f"{view['score_name']} {scores[p]:g}" if p < len(scores) else ""
 
-    left, top_row, right = _layout(n, seat if seat is not None else 0)
+    me = seat if seat is not None and seat >= 0 else 0  # at the bottom: the person (anyone, for a watcher)
+    left, top_row, right = _layout(n, me)
     parts: list[str] = []
     top_w = min(220.0, (WIDTH - 20) / max(len(top_row), 1) - 10)
     top_h = max((_box_height(players[p], top_w, omniscient) for p in top_row), default=0)
@@ -223,7 +224,6 @@ def table_svg(view: dict[str, Any]) -> str:
     inner = (20 + SIDE_W, WIDTH - 20 - SIDE_W) if left or right else (20.0, WIDTH - 20.0)
     middle, middle_bottom = _middle(view, side_y + 6, *inner)
     parts += middle
-    me = seat if seat is not None else 0
     box_y = max(middle_bottom, *bottoms) + 10
     parts += _player_box(players[me], WIDTH / 2 - BOTTOM_W / 2, box_y, BOTTOM_W, score(me), omniscient)
     hand, bottom = _hand(

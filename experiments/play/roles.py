@@ -27,7 +27,7 @@ def teams(game: RulesEngine[Any], seat: int | None) -> list[str]:
     words = []
     for p in range(game.num_players):
         side = "関係" if p in team else "無関係"
-        partner = seat is not None and p != seat and (p in team) == (seat in team)
+        partner = seat is not None and seat >= 0 and p != seat and (p in team) == (seat in team)
         words.append(f"{side}, your partner" if partner else side)
     return words
 
