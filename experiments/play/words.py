@@ -3,6 +3,7 @@ games' own terms (kept as the rules write them, explained on hover and in the pa
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -56,6 +57,38 @@ MOVE_WORDS = (
 """Engine words of a move button → plain English (first match wins)."""
 
 
+SIDE_NAMES = {"kankei": "関係", "mukan": "無関係"}
+LOG_WORDS = (
+    (
+        r"nijukan_exchange\s+\{'holder': (\d+), 'partner': (\d+)\}",
+        r"2重関 exchange: player_\1 and partner player_\2 swap cards",
+    ),
+    (r"\bset_sequence\b", "set sequence"),
+    (r"\(give_highest\)", "(giving one of their highest cards)"),
+    (r"\(give_back\)", "(giving a card back)"),
+    (r"\btake_(highest|back)\b", r"taking \1"),
+)
+"""Engine words in log lines → plain English (the games' own sentences stay as they are)."""
+
+
+def _points_lines(match: re.Match[str]) -> str:
+    """``lines [['kankei', 1, 'success']]`` → ``points: 関係 +1 (success)``."""
+    try:
+        entries = ast.literal_eval(match.group(1))  # a literal only: never code
+        parts = [f"{SIDE_NAMES.get(side, side)} +{points:g} ({why})" for side, points, why in entries]
+    except (ValueError, SyntaxError, TypeError):
+        return match.group(0)
+    return "points: " + ", ".join(parts)
+
+
+def log_line(line: str) -> str:
+    """A log line in plain English."""
+    line = re.sub(r"lines (\[\[.*?\]\])", _points_lines, line)
+    for pattern, words in LOG_WORDS:
+        line = re.sub(pattern, words, line)
+    return line
+
+
 def title(game_name: str) -> str:
     return TITLES.get(game_name, game_name.replace("_", " ").capitalize())
 
@@ -85,6 +118,7 @@ def terms_in(texts: list[str]) -> dict[str, str]:
 def plain_view(view: dict[str, Any]) -> None:
     """Put the proper name, plain move labels and the glossary of the terms shown into ``view`` (in place)."""
     view["title"] = title(view["game"])
+    view["history"] = [log_line(line) for line in view["history"]]
     for move in view["moves"]:
         move["label"] = move_label(move["label"])
     shown = [m["label"] for m in view["moves"]] + view["history"] + view["lines"]

@@ -138,3 +138,15 @@ def test_the_outcome_says_won_lost_or_drawn_and_the_place() -> None:
     lost = outcome([1.0, -1.0, 0.0], 1, [5, 1, 2], "match")
     assert (lost["verdict"], lost["place"], lost["of"], lost["points"]) == ("You lost", 3, 3, 1)
     assert outcome([0.0, 0.0], 1, [], "total")["verdict"] == "Drawn"
+
+
+@pytest.mark.parametrize("env_id", ["cardenvs/goninkan-v1", "cardenvs/yoninkan-v1", "cardenvs/zheng_shang_you-v0"])
+def test_log_lines_are_plain_words(env_id: str) -> None:
+    lines: list[str] = []
+    for seed in range(3):
+        session = PlaySession(TableSettings(env_id, seed=seed))
+        for _ in decisions(session, seed, limit=2_000):
+            pass
+        lines += session.send()["history"]
+    engine_words = {x for x in lines if re.search(r"\[\[|\{'|[a-z]_[a-z]", x.split(" [you:")[0])}
+    assert not engine_words, sorted(engine_words)[:5]

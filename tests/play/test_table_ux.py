@@ -136,3 +136,42 @@ def test_a_person_who_is_out_skips_to_the_end(browser: Any) -> None:
         page.wait_for_function("window.__state.over", timeout=TIMEOUT_MS)
         assert page.locator("#rematch").is_visible()
     page.close()
+
+
+def test_two_people_play_one_table_from_two_browsers_that_never_see_each_others_hand(browser: Any) -> None:
+    """Two browser contexts (two people), each opened with its own link, and a watcher's; the bots play the
+    other seats. Each page only ever holds its own seat's cards."""
+    session = PlaySession(TableSettings("kyuuri-v0", {"num_players": 4}, humans=2, seed=2))
+    server = TableServer(session, pace_ms=0)
+    contexts = [browser.new_context(viewport={"width": 1024, "height": 800}) for _ in range(3)]
+    rng = np.random.default_rng(4)
+    moves = [0, 0]
+    with running(server) as url:
+        links = dict(server.invites(int(url.split(":")[2].split("/")[0])))
+        pages = [context.new_page() for context in contexts]
+        for page, who in zip(pages, ("player_0", "player_1", "spectator"), strict=True):
+            page.goto(links[who])
+            page.wait_for_function("window.__state !== undefined && window.__state !== null", timeout=TIMEOUT_MS)
+        while True:
+            for _ in range(400):  # the pages let the bots play on to the next person or the end
+                if session.over or not session.bot_to_act():
+                    break
+                pages[0].wait_for_timeout(50)
+            if session.over:
+                break
+            mover = session.game.current_player
+            page = pages[mover]
+            page.wait_for_function("window.__state.moves.length > 0", timeout=TIMEOUT_MS)
+            message = state(page)
+            hands = [h.split() for h in session.game.privileged_state()["hands"]]
+            assert message["hand"] == hands[mover]
+            for seat, watcher in enumerate(pages):  # pages[2] is the watcher's: no hand at all
+                seen = state(watcher)
+                assert all(p["hand"] == [] for i, p in enumerate(seen["players"]) if i != seat or seat == 2)
+            click_move(page, message, int(rng.integers(len(message["moves"]))))
+            moves[mover] += 1
+        pages[0].wait_for_function("window.__state.over", timeout=TIMEOUT_MS)
+        assert state(pages[2])["hand"] == [] and state(pages[2])["seat"] == -1
+    for context in contexts:
+        context.close()
+    assert moves[0] > 2 and moves[1] > 2
