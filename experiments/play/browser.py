@@ -207,13 +207,13 @@ def launch(playwright: Any) -> Any:
 
 def photograph_all(out: Path, seed: int = 0) -> list[Path]:
     """Play every registered game through the page against random opponents, photographing each table, then
-    the last one's replay."""
+    the last one's replay, then a table at a phone's width."""
     from playwright.sync_api import sync_playwright
 
     paths = []
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 660})
+        page = browser.new_page(viewport={"width": 1280, "height": 700})
         for env_id in cardenvs.ENV_IDS:
             session = PlaySession(TableSettings(env_id, seed=seed))
             path = out / f"play-{game_name(env_id)}.png"
@@ -226,6 +226,10 @@ def photograph_all(out: Path, seed: int = 0) -> list[Path]:
             page.wait_for_function("window.__state.seat === null", timeout=TIMEOUT_MS)
             paths.append(out / "replay.png")
             page.screenshot(path=str(paths[-1]), full_page=True)
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        paths.append(out / "play-phone.png")
+        with running(TableServer(PlaySession(TableSettings("goninkan-v1", seed=seed)), pace_ms=0)) as url:
+            play_to_end(phone, url, np.random.default_rng(seed), screenshot=paths[-1])
         browser.close()
     return paths
 
