@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,8 +33,11 @@ def teams(game: RulesEngine[Any], seat: int | None) -> list[str]:
     return words
 
 
-def outcome(returns: Sequence[float], seat: int, scores: Sequence[float], score_name: str) -> dict[str, Any]:
-    """The person's result: won, lost or drawn, the place (1 = best return; ties share), and the points."""
+def outcome(
+    returns: Sequence[float], seat: int, scores: Sequence[float], score_name: str, history: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The person's result: won, lost or drawn, the place (1 = best return; ties share), the points, and the
+    log's lines on the last deal scored, if the game has deals."""
     mine = returns[seat]
     place = 1 + sum(r > mine for r in returns)
     if all(r == mine for r in returns):
@@ -49,7 +53,15 @@ def outcome(returns: Sequence[float], seat: int, scores: Sequence[float], score_
         "return": mine,
         "points": scores[seat] if seat < len(scores) else None,
         "score_name": score_name,
+        "last_deal": last_deal(history),
     }
+
+
+def last_deal(history: Sequence[str]) -> list[str]:
+    """The log's lines on the last deal scored, and on its round if the game has rounds."""
+    scored = [i for i, line in enumerate(history) if re.match(r"(deal|round)( \d+)? over", line)]
+    deals = [i for i in scored if history[i].startswith("deal")]
+    return [history[i] for i in scored if i >= (deals[-1] if deals else scored[-1] if scored else 0)]
 
 
 def is_out(status: str) -> bool:

@@ -125,6 +125,7 @@ class PlaySession:
             if self.over:
                 view["moves"] = []
             person_view(view, game)
+            plain_view(view)
             view.update(hand_hints(game, view["game"], view["hand"], view["moves"]))
             view.update(
                 mode="play",
@@ -137,11 +138,10 @@ class PlaySession:
                 returns=[round(r, 3) for r in self.returns],
                 notice=self._notice(seat),
                 out=seat == SPECTATOR or is_out(view["players"][seat]["status"]),
-                outcome=outcome(self.returns, seat, view["scores"], view["score_name"])
+                outcome=outcome(self.returns, seat, view["scores"], view["score_name"], view["history"])
                 if self.over and seat != SPECTATOR
                 else None,
             )
-        plain_view(view)
         view["svg"] = table_svg(view)
         return view
 

@@ -120,6 +120,9 @@ def run_tui(
         if message["over"]:
             result = message["outcome"]
             place = "" if result["verdict"] == "Drawn" else f", place {result['place']} of {result['of']}"
+            for line in result["last_deal"]:
+                for text in _wrap(line):
+                    say(text)
             say(f"Game over. {result['verdict']}{place}. Returns: {message['returns']}")
             answer = ask("r for a rematch, anything else quits > ").strip()
             if answer != "r":

@@ -150,3 +150,14 @@ def test_log_lines_are_plain_words(env_id: str) -> None:
         lines += session.send()["history"]
     engine_words = {x for x in lines if re.search(r"\[\[|\{'|[a-z]_[a-z]", x.split(" [you:")[0])}
     assert not engine_words, sorted(engine_words)[:5]
+
+
+def test_the_end_screen_names_the_last_deals_result_in_plain_words() -> None:
+    session = PlaySession(TableSettings("goninkan-v1", seed=3))
+    for _ in decisions(session, seed=0, limit=2_000):
+        pass
+    final = session.send()
+    assert final["over"]
+    deal, *rounds = final["outcome"]["last_deal"]
+    assert re.match(r"deal \d over: (success|failure); points: (無関係|関係) \+\d", deal)
+    assert [line.split(" over")[0].split()[0] for line in rounds] == ["round"]
