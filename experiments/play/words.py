@@ -36,10 +36,15 @@ _TERMS = sorted(GLOSSARY, key=len, reverse=True)
 MOVE_WORDS = (
     (r"^declare none$", "play, declaring nothing"),
     (r"^declare (\S*[^\x00-\x7f]\S*)$", r"declare \1"),
+    (r"^declare A$", "claim Aces"),
+    (r"^declare K$", "claim Kings"),
+    (r"^declare Q$", "claim Queens"),
+    (r"^declare J$", "claim Jacks"),
     (r"^declare (\S+)$", r"claim \1s"),
     (r"^shape single$", "play a single"),
     (r"^shape set(\d+)$", r"play a set of \1"),
     (r"^shape seq(\d+)$", r"play a sequence of \1"),
+    (r"^shape setseq(\d+)x(\d+)$", r"play a set sequence: \2 ranks in a row, \1 cards of each"),
     (r"^shape (\S+)$", r"play as \1"),
     (r"^lead choice (\S+)$", r"say \1"),
     (r"^count (\d+)$", r"say it is \1 card(s)"),
@@ -51,6 +56,8 @@ MOVE_WORDS = (
     (r"^take better-placed giver$", "take the better-placed giver's card"),
     (r"^take worse-placed giver$", "take the worse-placed giver's card"),
     (r"^pass$", "pass"),
+    (r"^give$", "put this card on the table"),
+    (r"^play$", "play"),
     (r"^challenge$", "challenge the claim"),
     (r"^decline$", "believe it (no challenge)"),
 )
@@ -96,7 +103,7 @@ def title(game_name: str) -> str:
 def move_label(label: str) -> str:
     """A move's button in plain English (the engine's words when no rule matches)."""
     parts = []
-    for piece in re.split(r" (?=declare |shape |top |lead, |count )", label):
+    for piece in re.split(r" (?=declare |shape |top |lead, |count |play$)", label):
         for pattern, words in MOVE_WORDS:
             if re.match(pattern, piece):
                 piece = re.sub(pattern, words, piece)
