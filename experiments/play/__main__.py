@@ -47,6 +47,7 @@ class PlayArgs:
     seat: int = 0
     humans: int = 1
     host: str = "127.0.0.1"
+    record: str = ""
     seed: int = 0
     pace: float = 0.6
     move_timeout: float = 10.0
@@ -74,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
     p.add_argument("--humans", type=int, default=1, help="people at the table: --seat and the seats after it")
     p.add_argument(
+        "--record",
+        default="",
+        metavar="DIR",
+        help="store each game played to its end in DIR (every hand, seeds, action ids; off by default)",
+    )
+    p.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only; another is a risk)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
@@ -96,7 +103,7 @@ def settings_of(args: PlayArgs) -> TableSettings:
         options["num_players"] = args.players
     game = args.game or "verish_ne_verish-v0"
     opponents = args.opponents or default_opponents(game, options)
-    return TableSettings(game, options, args.seat, args.humans, opponents, args.seed, args.move_timeout)
+    return TableSettings(game, options, args.seat, args.humans, opponents, args.seed, args.move_timeout, args.record)
 
 
 def default_opponents(env_id: str, options: dict[str, Any]) -> list[str]:

@@ -12,10 +12,13 @@ covers every change of the game and every message, never a policy's thinking.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -61,6 +64,8 @@ class TableSettings:
     seed: int = 0
     move_timeout: float = 10.0
     """Seconds an opponent policy may think about one action; a slower one ends the game."""
+    record: str = ""
+    """A folder where each game played to its end is stored as a replay file (empty: none are stored)."""
 
 
 class PlaySession:
@@ -250,6 +255,17 @@ class PlaySession:
         for i, agent in enumerate(self.env.possible_agents):
             self.returns[i] += float(self.env.rewards.get(agent, 0.0))
         self.version += 1
+        if self.settings.record and (any(self.env.terminations.values()) or any(self.env.truncations.values())):
+            self._store_record()
+
+    def _store_record(self) -> None:
+        """Write the finished game (every hand, the seed, the action ids, the people's seats) to the record
+        folder, one JSON file a game (``experiments.play.dataset`` turns a folder of them into a data set)."""
+        folder = Path(self.settings.record)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{self.settings.env_id.split('/')[-1]}-seed{self.deal_seed}-{uuid.uuid4().hex[:8]}.json"
+        record = {**self.replay_record(), "humans": self.humans}
+        (folder / name).write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 class ReplaySession:
