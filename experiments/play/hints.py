@@ -83,7 +83,7 @@ def card_reason(game: RulesEngine[Any], card: str) -> str:
     return f"{card} cannot be played now"
 
 
-def table_rule(game_name: str, state: dict[str, Any]) -> str:
+def table_rule(game_name: str, state: dict[str, Any], moves: Sequence[dict[str, Any]]) -> str:
     """What a play must do at this moment of the game, for a selection that no move takes as it is."""
     if game_name == "zheng_shang_you":
         top = state.get("top")
@@ -93,6 +93,9 @@ def table_rule(game_name: str, state: dict[str, Any]) -> str:
         return "a lead must be a single, a set of equal ranks or a sequence"
     if game_name in ("kyuuri", "goninkan", "yoninkan"):
         return "play one card at a time"
+    sizes = sorted({len(move["cards"]) for move in moves if move["cards"]})
+    if game_name in ("verish_ne_verish", "yukushi") and sizes:
+        return f"a play is {sizes[0]} to {sizes[-1]} cards" if len(sizes) > 1 else f"a play is {sizes[0]} card(s)"
     return "these cards cannot be played together now"
 
 
@@ -111,7 +114,7 @@ def hand_hints(game: RulesEngine[Any], game_name: str, hand: list[str], moves: l
         if not ok and card not in reasons:
             reasons[card] = card_reason(game, card)
     why = ["" if ok else reasons[card] for card, ok in zip(hand, playable, strict=True)]
-    return {"playable": playable, "why": why, "rule": table_rule(game_name, game.privileged_state())}
+    return {"playable": playable, "why": why, "rule": table_rule(game_name, game.privileged_state(), moves)}
 
 
 def refusal(hand: Sequence[str], chosen: Sequence[str], hints: dict[str, Any], moves: Sequence[dict[str, Any]]) -> str:
