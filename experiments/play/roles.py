@@ -12,9 +12,15 @@ OUT_WORDS = ("out", "eliminated")
 """A player's status line starting with one of these: that player has no move left in this deal or game."""
 
 
+TEAM_PLAY = ("partners", "san_jia_xi")
+"""Zheng Shang You's team modes: the players of alternate seats (partners opposite, with four) play together."""
+
+
 def teams(game: RulesEngine[Any], seat: int | None) -> list[str]:
     """Each player's side in words (``""`` while unknown to ``seat``): the kankei games' 関係 and 無関係 once the
-    team is public (always in an omniscient view), with the person's partner named."""
+    team is public (always in an omniscient view), Zheng Shang You's teams by seat; the person's partners named."""
+    if getattr(getattr(game, "options", None), "team_mode", None) in TEAM_PLAY:
+        return _named(game.num_players, {p for p in range(game.num_players) if p % 2 == 0}, seat, ("team A", "team B"))
     kankei = getattr(game, "kankei", None)
     rules = getattr(game, "rules", None)
     if kankei is None or rules is None:
@@ -25,9 +31,14 @@ def teams(game: RulesEngine[Any], seat: int | None) -> list[str]:
     team = {int(p) for p in kankei}
     if not team:
         return [""] * game.num_players
+    return _named(game.num_players, team, seat, ("関係", "無関係"))
+
+
+def _named(n: int, team: set[int], seat: int | None, sides: tuple[str, str]) -> list[str]:
+    """``sides[0]`` for the players in ``team``, ``sides[1]`` for the others; ``seat``'s partners named."""
     words = []
-    for p in range(game.num_players):
-        side = "関係" if p in team else "無関係"
+    for p in range(n):
+        side = sides[0] if p in team else sides[1]
         partner = seat is not None and seat >= 0 and p != seat and (p in team) == (seat in team)
         words.append(f"{side}, your partner" if partner else side)
     return words

@@ -161,3 +161,10 @@ def test_the_end_screen_names_the_last_deals_result_in_plain_words() -> None:
     deal, *rounds = final["outcome"]["last_deal"]
     assert re.match(r"deal \d over: (success|failure); points: (無関係|関係) \+\d", deal)
     assert [line.split(" over")[0].split()[0] for line in rounds] == ["round"]
+
+
+def test_zheng_shang_you_partners_sit_opposite_and_are_named() -> None:
+    message = PlaySession(TableSettings("zheng_shang_you-v0", {"team_mode": "partners"}, seat=1, seed=2)).send()
+    assert [p["team"] for p in message["players"]] == ["team A", "team B", "team A", "team B, your partner"]
+    alone = PlaySession(TableSettings("zheng_shang_you-v0", seed=2)).send()
+    assert [p["team"] for p in alone["players"]] == [""] * 4
