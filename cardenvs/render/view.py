@@ -29,6 +29,8 @@ JOKER_BLOCKS = ("joker", "lead_joker")
 """Action blocks that play the joker (Goninkan, Yoninkan): the person selects the joker card ``BJ``."""
 MECHANICS = ("done",)
 """Action blocks that only close a composite move: never shown to a person."""
+SPECTATOR = -1
+"""The seat of someone watching a game: no hand, public information only."""
 
 
 def game_words(game_name: str) -> Mapping[str, Words]:
@@ -95,14 +97,14 @@ def person_moves(game: RulesEngine[Any], hand: Sequence[str]) -> list[dict[str, 
 def seat_view(
     game: RulesEngine[Any], seat: int | None, labels: Sequence[str] | None = None, moves: bool = True
 ) -> dict[str, Any]:
-    """What a person at ``seat`` sees (``None``: everything). ``labels`` names who plays each seat; ``moves``
-    adds the seat's legal moves when it is to act."""
+    """What a person at ``seat`` sees (``None``: everything; :data:`SPECTATOR`: what is public). ``labels`` names
+    who plays each seat; ``moves`` adds the seat's legal moves when it is to act."""
     name = game_name_of(game)
     state = game.privileged_state()
     table = TABLES[name](state, seat)
     n = game.num_players
     to_act = game.current_player
-    hand = state["hands"][seat].split() if seat is not None else []
+    hand = state["hands"][seat].split() if seat is not None and seat != SPECTATOR else []
     players = [
         {
             "name": agent_name(p),

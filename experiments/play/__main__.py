@@ -4,6 +4,7 @@
     python -m experiments.play --game kyuuri-v0 --tui
     python -m experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
     python -m experiments.play --replay cardenvs-replay.json
+    python -m experiments.play --game kyuuri-v0 --humans 2 --host 192.168.1.20
 
 The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL (with the table's secret
 token, which every request of the page carries) and opens it unless ``--no-browser``; Ctrl-C stops it.
@@ -11,6 +12,9 @@ Opponent specs are anything a tournament accepts (registered names, ``ckpt:PATH`
 ``zoo:GAME/NAME``); they fill the other seats in order, repeated as needed; without ``--opponents``, the game's
 zoo agent plays them where one is shipped for the options, else random play. A bot that raises, returns an
 illegal action or thinks longer than ``--move-timeout`` seconds ends the game with a message naming it.
+With ``--humans N`` people take ``--seat`` and the next seats: one link each (its own token) is printed, and
+a spectator link that shows public information only; ``--host`` listens on that address (e.g. the machine's
+address on a local network), so that others can join, with a warning.
 See docs/play.md.
 """
 
@@ -27,6 +31,7 @@ from typing import Any
 
 from cardenvs.agents.tournament.report import REPLAY_PORT
 from cardenvs.agents.zoo import fitting_zoo_names
+from cardenvs.experiments.play.guard import LOCAL_HOSTS
 from cardenvs.experiments.play.replays import load_replay_file, stored_game
 from cardenvs.experiments.play.session import PlaySession, Refused, ReplaySession, TableSettings
 from cardenvs.experiments.tournament import parse_option
@@ -40,6 +45,9 @@ class PlayArgs:
     opponents: list[str] = field(default_factory=list)
     """Policy specs for the other seats; none: the game's zoo agent, if one is shipped for these options."""
     seat: int = 0
+    humans: int = 1
+    host: str = "127.0.0.1"
+    record: str = ""
     seed: int = 0
     pace: float = 0.6
     move_timeout: float = 10.0
@@ -65,6 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="policy specs for the other seats (default: the game's zoo agent if one fits the options, else random)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat (0 = player_0)")
+    p.add_argument("--humans", type=int, default=1, help="people at the table: --seat and the seats after it")
+    p.add_argument(
+        "--record",
+        default="",
+        metavar="DIR",
+        help="store each game played to its end in DIR (every hand, seeds, action ids; off by default)",
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: this machine only; another is a risk)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (a rematch takes the next)")
     p.add_argument("--pace", type=float, default=0.6, help="seconds a bot's move stays on screen")
     p.add_argument(
@@ -85,7 +103,7 @@ def settings_of(args: PlayArgs) -> TableSettings:
         options["num_players"] = args.players
     game = args.game or "verish_ne_verish-v0"
     opponents = args.opponents or default_opponents(game, options)
-    return TableSettings(game, options, args.seat, opponents, args.seed, args.move_timeout)
+    return TableSettings(game, options, args.seat, args.humans, opponents, args.seed, args.move_timeout, args.record)
 
 
 def default_opponents(env_id: str, options: dict[str, Any]) -> list[str]:
@@ -98,19 +116,27 @@ def replay_of(args: PlayArgs) -> ReplaySession:
     return ReplaySession(load_replay_file(args.replay))
 
 
-def free_socket(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1 (port 0: the system picks a free one, with no race)."""
+def free_socket(port: int, host: str = "127.0.0.1") -> socket.socket:
+    """A listening socket on ``host`` (port 0: the system picks a free one, with no race)."""
     if not 0 <= port <= 65535:
         raise Refused(f"--port must be in 0..65535 (0: any free port), got {port}")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if host in ("0.0.0.0", "::", ""):
+        raise Refused(f"--host must name the address people will use (e.g. 192.168.1.20), not {host!r}")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", port))
+        sock.bind((host, port))
         sock.listen(128)  # connections made before the server starts wait in the queue instead of being refused
     except OSError as error:
         sock.close()
-        raise Refused(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
+        raise Refused(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     return sock
+
+
+REMOTE_WARNING = (
+    "warning: the table listens on {host}, beyond this machine: anyone who can reach it there and has a link "
+    "can join that seat or watch; the traffic is not encrypted. Share each link only with its player."
+)
 
 
 def serve(args: PlayArgs) -> int:
@@ -126,19 +152,28 @@ def serve(args: PlayArgs) -> int:
     elif args.replay:
         server = TableServer(None, replay_of(args))
     else:
-        server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000))
+        server = TableServer(PlaySession(settings_of(args)), pace_ms=round(args.pace * 1000), host=args.host)
     query = ""
     if args.replay and server.store is not None:
         stored_game(args.replay, args.deal, args.seating)  # refuse a bad database or game before serving
         query = f"deal={args.deal}&seating={args.seating}"
     # A database's replays listen where the tournament report's links point, unless told otherwise.
-    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0))
-    url = server.url(sock.getsockname()[1], query)
+    remote = args.host not in LOCAL_HOSTS
+    if remote and server.session is None:
+        raise Refused("--host is for tables people play at; replays are served on this machine only")
+    sock = free_socket(args.port or (REPLAY_PORT if server.store is not None else 0), args.host)
+    port = sock.getsockname()[1]
+    url = server.url(port, query)
+    invites = server.invites(port) if server.session is not None and args.humans > 1 else []
 
     class Announcing(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)  # from here on, uvicorn stops on Ctrl-C
+            if remote:
+                print(REMOTE_WARNING.format(host=args.host), flush=True)
             print(f"cardenvs table at {url}  (Ctrl-C to stop)", flush=True)
+            for who, link in invites:
+                print(f"  {who}: {link}", flush=True)
             if not args.no_browser:  # in a thread: a terminal browser would not return until closed
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
@@ -153,6 +188,8 @@ def serve(args: PlayArgs) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = PlayArgs(**vars(build_parser().parse_args(argv)))
     try:
+        if args.tui and args.humans != 1:
+            raise Refused("the terminal table seats one person; --humans N is for the web table")
         if args.tui:
             from cardenvs.experiments.play.tui import run_tui
 

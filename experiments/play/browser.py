@@ -57,9 +57,10 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def click_card(page: Any, i: int) -> None:
-    """Click card ``i`` of the hand near its left edge (the part the next card does not cover)."""
-    # force: a real mouse click at that point, without Playwright's waits for the element to be stable
-    page.click(f'#table .card[data-i="{i}"]', position={"x": 6, "y": 40}, force=True)
+    """Click card ``i`` of the hand near its left edge (the part the next card does not cover), at any zoom."""
+    box = page.locator(f'#table .card[data-i="{i}"]').bounding_box()
+    # a real mouse click at that point, without Playwright's waits for the element to be stable
+    page.mouse.click(box["x"] + min(6, box["width"] * 0.1), box["y"] + box["height"] * 0.45)
 
 
 def click_move(page: Any, message: dict[str, Any], index: int) -> None:
@@ -113,6 +114,64 @@ def _select_then_photograph(page: Any, message: dict[str, Any], index: int, path
         click_card(page, i)
 
 
+CONTRAST_JS = """() => {
+  // WCAG 2 contrast of every visible text of the page (outside the SVG) on its first opaque background.
+  const lum = (rgb) => {
+    const c = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const parse = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const failures = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg") || el.tagName === "SCRIPT" || el.tagName === "STYLE") continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const box = el.getBoundingClientRect();
+    if (!own || !box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+    const [a, b] = [lum(parse(getComputedStyle(el).color).slice(0, 3)), lum(background(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const style = getComputedStyle(el);
+    const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && style.fontWeight >= 700);
+    const text = el.textContent.trim().slice(0, 30);
+    if (ratio < (large ? 3 : 4.5)) failures.push(el.tagName + " '" + text + "' " + ratio.toFixed(2));
+  }
+  return failures;
+}"""
+
+
+def contrast_failures(page: Any) -> list[str]:
+    """The page's texts (outside the table picture) below WCAG AA contrast: 4.5:1, or 3:1 for large text."""
+    failures: list[str] = page.evaluate(CONTRAST_JS)
+    return failures
+
+
+def marked_cards(page: Any) -> list[bool]:
+    """Which cards of the hand the drawing marks playable."""
+    marks: list[str] = page.eval_on_selector_all("#table .card", "cards => cards.map((c) => c.dataset.playable)")
+    return [m == "1" for m in marks]
+
+
+def overlapping_boxes(page: Any) -> list[tuple[str, str]]:
+    """Pairs of seat boxes drawn over each other."""
+    boxes: list[dict[str, Any]] = page.eval_on_selector_all(
+        "#table g.seat",
+        "seats => seats.map((g) => { const r = g.querySelector('rect').getBoundingClientRect(); "
+        "return {name: g.dataset.player, x: r.x, y: r.y, w: r.width, h: r.height}; })",
+    )
+
+    def apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        side_by_side = a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"]
+        return side_by_side or a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"]
+
+    return [(a["name"], b["name"]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if not apart(a, b)]
+
+
 def step_through_replay(page: Any, url: str) -> list[int]:
     """Open a replay page and walk it: next, the keyboard, the slider, another seat, the end; returns the steps
     the page showed."""
@@ -148,13 +207,13 @@ def launch(playwright: Any) -> Any:
 
 def photograph_all(out: Path, seed: int = 0) -> list[Path]:
     """Play every registered game through the page against random opponents, photographing each table, then
-    the last one's replay."""
+    the last one's replay, then a table at a phone's width."""
     from playwright.sync_api import sync_playwright
 
     paths = []
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 660})
+        page = browser.new_page(viewport={"width": 1280, "height": 700})
         for env_id in cardenvs.ENV_IDS:
             session = PlaySession(TableSettings(env_id, seed=seed))
             path = out / f"play-{game_name(env_id)}.png"
@@ -167,6 +226,10 @@ def photograph_all(out: Path, seed: int = 0) -> list[Path]:
             page.wait_for_function("window.__state.seat === null", timeout=TIMEOUT_MS)
             paths.append(out / "replay.png")
             page.screenshot(path=str(paths[-1]), full_page=True)
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        paths.append(out / "play-phone.png")
+        with running(TableServer(PlaySession(TableSettings("goninkan-v1", seed=seed)), pace_ms=0)) as url:
+            play_to_end(phone, url, np.random.default_rng(seed), screenshot=paths[-1])
         browser.close()
     return paths
 

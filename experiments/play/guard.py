@@ -7,6 +7,10 @@ table's secret token (made by :func:`new_token`, printed and opened in the table
 ``X-Table-Token``, the query parameter ``token``, or the cookie the page receives when opened with the token
 (so that links without it, such as a tournament report's, work once the printed URL was opened). Anything else
 is answered ``403`` with the reason, before the table sees it.
+
+A table for several people has one token per person and one for watchers (:func:`request_tokens` tells the
+table which one a request carries); it listens beyond this machine only when asked (``--host``), and then
+accepts that host name too.
 """
 
 from __future__ import annotations
@@ -30,9 +34,11 @@ def new_token() -> str:
 class TableGuard:
     """ASGI middleware in front of a table's app: checks ``Host``, ``Origin`` and the token."""
 
-    def __init__(self, app: ASGIApp, token: str, hosts: tuple[str, ...] = LOCAL_HOSTS):
+    def __init__(self, app: ASGIApp, token: str, hosts: tuple[str, ...] = LOCAL_HOSTS, more: tuple[str, ...] = ()):
+        """``token``: the token of the table's first page (its cookie); ``more``: the other pages' tokens."""
         self.app = app
         self.token = token
+        self.tokens = (token, *more)
         self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -44,8 +50,10 @@ class TableGuard:
         if reason is not None:
             await _forbidden(send, reason)
             return
-        if scope["path"] == "/" and self._query_token(scope.get("query_string", b"").decode("latin-1")):
-            send = self._setting_cookie(send, headers["host"])
+        query = scope.get("query_string", b"").decode("latin-1")
+        if scope["path"] == "/" and self._query_token(query):
+            token = next(t for t in parse_qs(query)["token"] if self._matches(t))
+            send = self._setting_cookie(send, headers["host"], token)
         await self.app(scope, receive, send)
 
     def refusal(self, path: str, headers: dict[str, str], query: str) -> str | None:
@@ -69,13 +77,15 @@ class TableGuard:
         )
 
     def _matches(self, candidate: str | None) -> bool:
-        return candidate is not None and secrets.compare_digest(candidate.encode(), self.token.encode())
+        if candidate is None:
+            return False
+        return any(secrets.compare_digest(candidate.encode(), token.encode()) for token in self.tokens)
 
     def _query_token(self, query: str) -> bool:
         return any(self._matches(t) for t in parse_qs(query).get("token", []))
 
-    def _setting_cookie(self, send: Send, host: str) -> Send:
-        cookie = f"{_cookie_name(host)}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+    def _setting_cookie(self, send: Send, host: str, token: str) -> Send:
+        cookie = f"{_cookie_name(host)}={token}; Path=/; HttpOnly; SameSite=Strict"
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -83,6 +93,13 @@ class TableGuard:
             await send(message)
 
         return sending
+
+
+def request_tokens(headers: dict[str, str], query: str) -> list[str]:
+    """The tokens a request carries, in the order they count: header, query, cookie (unchecked)."""
+    cookie = _cookie(headers.get("cookie", ""), _cookie_name(headers.get("host", "")))
+    given = [headers.get(TOKEN_HEADER), *parse_qs(query).get("token", []), cookie]
+    return [t for t in given if t]
 
 
 def _hostname(host: str) -> str:

@@ -12,10 +12,13 @@ covers every change of the game and every message, never a policy's thinking.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,9 +27,13 @@ import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
+from cardenvs.core.seating import agent_name
 from cardenvs.experiments.play.bots import PolicyFailed, ask
+from cardenvs.experiments.play.hints import hand_hints, sorted_hand
+from cardenvs.experiments.play.roles import is_out, outcome, teams
+from cardenvs.experiments.play.words import move_label, plain_view
 from cardenvs.render.svg import table_svg
-from cardenvs.render.view import seat_view
+from cardenvs.render.view import SPECTATOR, seat_view
 
 REPLAY_FORMAT = "cardenvs-replay/1"
 
@@ -50,11 +57,15 @@ class TableSettings:
     env_id: str
     options: dict[str, Any] = field(default_factory=dict)
     seat: int = 0
+    humans: int = 1
+    """How many people sit at the table: ``seat`` and the seats after it in play order; policies play the rest."""
     opponents: list[str] = field(default_factory=lambda: ["random"])
     """Policy specs for the other seats, in seat order, repeated as needed."""
     seed: int = 0
     move_timeout: float = 10.0
     """Seconds an opponent policy may think about one action; a slower one ends the game."""
+    record: str = ""
+    """A folder where each game played to its end is stored as a replay file (empty: none are stored)."""
 
 
 class PlaySession:
@@ -66,19 +77,26 @@ class PlaySession:
         n = len(self.env.possible_agents)
         if not 0 <= settings.seat < n:
             raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {settings.seat}")
+        if not 1 <= settings.humans <= n:
+            raise ValueError(f"--humans must be in 1..{n} for {n} players, got {settings.humans}")
+        self.humans = [(settings.seat + k) % n for k in range(settings.humans)]
+        """The people's seats; ``settings.seat`` is the first (the one a message is for by default)."""
         if not 0 < settings.move_timeout < math.inf:
             raise ValueError(f"the move timeout must be a positive number of seconds, got {settings.move_timeout}")
         if not settings.opponents:
             raise ValueError("name at least one opponent policy spec (e.g. random)")
         context = PolicyContext.from_env(self.env)
-        others = [s for s in range(n) if s != settings.seat]
+        others = [s for s in range(n) if s not in self.humans]
         self.specs = {s: settings.opponents[i % len(settings.opponents)] for i, s in enumerate(others)}
         self.context = context
         self.policies: dict[int, Policy] = {s: self._policy(s) for s in self.specs}
-        self.labels = ["you" if s == settings.seat else self.specs[s] for s in range(n)]
+        self.labels = ["person" if s in self.humans else self.specs[s] for s in range(n)]
+        """Who plays each seat (a person's own seat is labelled ``you`` in the messages to that person)."""
         self.deal_seed = settings.seed
         self.version = 0
         self.notice = ""
+        self.notice_by: int | None = None
+        """Whose move the notice tells (``None``: a notice of the table's own)."""
         self.failure: str | None = None
         """Why the game was stopped (a policy failed), or ``None``."""
         self._lock = threading.RLock()
@@ -96,46 +114,67 @@ class PlaySession:
         return self.failure is not None or any(self.env.terminations.values()) or any(self.env.truncations.values())
 
     def bot_to_act(self) -> bool:
-        return not self.over and self.game.current_player != self.settings.seat
+        return not self.over and self.game.current_player not in self.humans
 
-    def message(self, game: RulesEngine[Any] | None = None) -> dict[str, Any]:
-        """What the page is sent: the person's view of ``game`` (default: the table's) and the table's own
-        state (version, whose move, result, the last notice, why the game was stopped)."""
+    def message(self, game: RulesEngine[Any] | None = None, seat: int | None = None) -> dict[str, Any]:
+        """What a page is sent: the view of ``game`` (default: the table's) from a person's ``seat`` (default:
+        the first person's; :data:`SPECTATOR`: public information only) and the table's own state (version,
+        whose move, result, the last notice, why the game was stopped)."""
         with self._lock:
-            view = seat_view(game or self.game, self.settings.seat, self.labels)
+            game = game or self.game
+            seat = self.settings.seat if seat is None else seat
+            if seat != SPECTATOR and seat not in self.humans:
+                raise ValueError(f"seat {seat} is played by a policy; the people sit at {self.humans}")
+            labels = ["you" if s == seat else label for s, label in enumerate(self.labels)]
+            view = seat_view(game, seat, labels)
             if self.over:
                 view["moves"] = []
+            person_view(view, game)
+            plain_view(view)
+            view.update(hand_hints(game, view["game"], view["hand"], view["moves"]))
             view.update(
                 mode="play",
                 version=self.version,
                 waiting=self.bot_to_act(),
+                others_turn=not self.over and not self.bot_to_act() and game.current_player != seat,
                 over=self.over,
                 truncated=any(self.env.truncations.values()),
                 failure=self.failure,
                 returns=[round(r, 3) for r in self.returns],
-                notice=self.notice,
+                notice=self._notice(seat),
+                out=seat == SPECTATOR or is_out(view["players"][seat]["status"]),
+                outcome=outcome(self.returns, seat, view["scores"], view["score_name"], view["history"])
+                if self.over and seat != SPECTATOR
+                else None,
             )
         view["svg"] = table_svg(view)
         return view
 
-    def send(self) -> dict[str, Any]:
-        """The current message (what the page or the terminal is sent)."""
-        return self.message()
+    def _notice(self, seat: int) -> str:
+        if self.notice_by is None or not self.notice:
+            return self.notice
+        return f"{'you' if self.notice_by == seat else agent_name(self.notice_by)}: {self.notice}"
+
+    def send(self, seat: int | None = None) -> dict[str, Any]:
+        """The current message for ``seat`` (default: the first person's), what a page or the terminal is sent."""
+        return self.message(seat=seat)
 
     # ------------------------------------------------------------------ moves
-    def play(self, version: Any, index: Any) -> None:
-        """The person makes move ``index`` of the message with ``version``."""
+    def play(self, version: Any, index: Any, seat: int | None = None) -> None:
+        """The person at ``seat`` (default: the first) makes move ``index`` of the message with ``version``."""
+        seat = self.settings.seat if seat is None else seat
         with self._lock:
             self._check_version(version)
-            if self.over or self.game.current_player != self.settings.seat:
+            if self.over or self.game.current_player != seat:
                 raise Refused("it is not your turn")
             moves = self.game.legal_moves()
             if type(index) is not int or not 0 <= index < len(moves):
                 raise Refused(f"move must be an integer index in 0..{len(moves) - 1}, got {brief(index)}")
-            label = seat_view(self.game, self.settings.seat)["moves"][index]
+            label = seat_view(self.game, seat)["moves"][index]
             for action in self.game.move_actions(moves[index]):
                 self._step(action)
-            self.notice = f"you: {label['label']} {' '.join(label['cards'])}".strip()
+            self.notice = f"{move_label(label['label'])} {' '.join(label['cards'])}".strip()
+            self.notice_by = seat
 
     def advance(self, version: Any) -> None:
         """The policy to act makes one complete move (every sub-step of it); a policy that fails ends the game.
@@ -158,13 +197,13 @@ class PlaySession:
                         raise PolicyFailed(f"{who} chose the illegal action {action}: {reason}")
                     self._step(action)
                     if self.over or self.game.current_player != seat or not self.game.move_in_progress():
-                        self.notice = ""
+                        self.notice, self.notice_by = "", None
                         return
         except PolicyFailed as failure:
             fresh = self._policy(seat)  # for the rematch: the failed instance may still be running
             with self._lock:
                 self.failure = f"the game was stopped: {failure}"
-                self.notice = self.failure
+                self.notice, self.notice_by = self.failure, None
                 self.policies[seat] = fresh
                 self.version += 1
 
@@ -202,7 +241,7 @@ class PlaySession:
         self.returns = [0.0] * len(self.env.possible_agents)
         self.actions: list[int] = []
         self.version += 1
-        self.notice = ""
+        self.notice, self.notice_by = "", None
 
     def _check_version(self, version: Any) -> None:
         if type(version) is not int:
@@ -216,6 +255,17 @@ class PlaySession:
         for i, agent in enumerate(self.env.possible_agents):
             self.returns[i] += float(self.env.rewards.get(agent, 0.0))
         self.version += 1
+        if self.settings.record and (any(self.env.terminations.values()) or any(self.env.truncations.values())):
+            self._store_record()
+
+    def _store_record(self) -> None:
+        """Write the finished game (every hand, the seed, the action ids, the people's seats) to the record
+        folder, one JSON file a game (``experiments.play.dataset`` turns a folder of them into a data set)."""
+        folder = Path(self.settings.record)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{self.settings.env_id.split('/')[-1]}-seed{self.deal_seed}-{uuid.uuid4().hex[:8]}.json"
+        record = {**self.replay_record(), "humans": self.humans}
+        (folder / name).write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 class ReplaySession:
@@ -263,8 +313,19 @@ class ReplaySession:
                 f"seat must be null (omniscient) or an integer in 0..{self.num_players - 1}, got {brief(seat)}"
             )
         view = seat_view(self.snapshots[step], seat, self.labels, moves=False)
-        view.update(mode="replay", step=step, steps=len(self.snapshots), svg=table_svg(view))
+        person_view(view, self.snapshots[step])
+        view.update(mode="replay", step=step, steps=len(self.snapshots))
+        plain_view(view)
+        view["svg"] = table_svg(view)
         return view
+
+
+def person_view(view: dict[str, Any], game: RulesEngine[Any]) -> None:
+    """Hands by suit in the trick-taking games and each player's side once public (``view`` in place)."""
+    view["hand"] = sorted_hand(view["game"], view["hand"])
+    for player, side in zip(view["players"], teams(game, view["seat"]), strict=True):
+        player["hand"] = sorted_hand(view["game"], player["hand"])
+        player["team"] = side
 
 
 def brief(value: Any) -> str:

@@ -128,3 +128,15 @@ def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_skip_lets_the_bots_play_on_to_the_persons_turn_or_the_end() -> None:
+    session = PlaySession(TableSettings("kyuuri-v0", {"num_players": 4}, seat=0, seed=4))
+    client = page_client(TableServer(session, pace_ms=600))  # with a pace, advance makes one bot move
+    message = _to_person(client)
+    message = client.post("/api/move", json={"version": message["version"], "move": 0}).json()
+    assert message["waiting"]
+    skipped = client.post("/api/skip", json={"version": message["version"]}).json()
+    assert skipped["over"] or not skipped["waiting"]
+    assert len(skipped["history"]) >= len(message["history"]) + 3  # the three bots have played
+    assert client.post("/api/skip", json={"version": skipped["version"]}).status_code == 400  # no bot to act

@@ -17,6 +17,8 @@ import pytest
 from pexpect.fdpexpect import fdspawn
 
 import cardenvs
+from cardenvs.experiments.play.session import PlaySession, TableSettings
+from cardenvs.experiments.play.tui import run_tui
 
 PROMPTS = [r"Select cards \(numbers.*> ", r"Move \(letter.*> ", r"r for a rematch.*> ", pexpect.EOF]
 
@@ -69,6 +71,51 @@ def test_play_every_game_to_the_end_in_a_terminal(env_id: str) -> None:
     assert process.wait(timeout=60) == 0 and decisions > 0
     child.close()
     text = "".join(screens)
-    assert "Game over. Returns:" in text
+    assert re.search(r"Game over\. (You won, place \d of \d|You lost, place \d of \d|Drawn)\. Returns:", text)
     too_wide = [line for line in text.splitlines() if len(line.rstrip("\r")) > 80]
     assert not too_wide, f"lines over 80 columns: {too_wide[:3]}"
+
+
+@pytest.mark.parametrize("env_id", ["cardenvs/kyuuri-v0", "cardenvs/goninkan-v1", "cardenvs/zheng_shang_you-v0"])
+def test_the_terminal_marks_the_playable_cards_says_why_others_are_refused_and_prints_bot_moves(env_id: str) -> None:
+    """In-process, as a person types: at each prompt the cards marked ``*`` are those of the legal moves; typing
+    an unmarked card is answered with the rule; each bot move is printed on its own as it is made."""
+    session = PlaySession(TableSettings(env_id, seed=4))
+    calls: list[str] = []  # each say() call
+    pending: list[str] = []
+    refused: list[str] = []  # the reasons expected after typing an unplayable card
+    checked = 0
+
+    def ask(prompt: str) -> str:
+        nonlocal checked
+        message = session.send()
+        if prompt.startswith("r for a rematch"):
+            return "q"
+        if not prompt.startswith("Select cards"):
+            return "a"
+        if refused:  # the answer to the unplayable card just typed
+            reason = refused.pop()
+            assert reason in " ".join(" ".join(calls[-4:]).split())
+            return pending.pop()
+        screen = "\n".join(calls).rsplit("Your hand:", 1)[-1]
+        legal = {c for move in message["moves"] for c in move["cards"]}
+        assert re.findall(r"\b\d+:(\S+?)\*", screen) == [c for c in message["hand"] if c in legal]
+        checked += 1
+        move = next(m for m in message["moves"] if m["cards"])
+        free = list(enumerate(message["hand"]))
+        picks = []
+        for card in move["cards"]:
+            k = next(k for k, (_, c) in enumerate(free) if c == card)
+            picks.append(str(free.pop(k)[0] + 1))
+        unplayable = [i for i, ok in enumerate(message["playable"]) if not ok]
+        if not unplayable:
+            return " ".join(picks)
+        refused.append(" ".join(message["why"][unplayable[0]].split()[:6]))
+        pending.append(" ".join(picks))
+        return str(unplayable[0] + 1)
+
+    run_tui(session, pace=0, ask=ask, say=calls.append)
+    assert checked > 3 and not refused
+    live = [call.strip() for call in calls if "\n" not in call and call.startswith("  player_")]
+    bots = [line for line in session.send()["history"] if re.match(r"player_[1-9] (played|plays|leads|passes)", line)]
+    assert bots and all(line[:75] in " ".join(live) for line in bots)
