@@ -32,6 +32,7 @@ import numpy as np
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
 from cardenvs.agents.registry import make_policy
 from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.experiments.people_data import PEOPLE, people_rows
 
 if TYPE_CHECKING:
     from cardenvs.experiments.train import TrainArgs
@@ -269,7 +270,13 @@ def warm_start(model: Any, args: TrainArgs, out: Path, scale: np.ndarray, meta: 
 
     start = time.perf_counter()
     env_fns = [EnvFactory(args, args.n_envs + i) for i in range(args.imitate_workers)]
-    demos = collect_in_parallel(env_fns, args.imitate, args.imitate_decisions, args.gamma, args.seed)
+    if args.imitate.startswith(PEOPLE):
+        observations, masks, actions, returns, games = people_rows(
+            args.imitate, args.game, args.options, scale, args.gamma, args.reward_scale
+        )
+        demos = Demonstrations(observations, masks, actions, actions.copy(), returns, games)
+    else:
+        demos = collect_in_parallel(env_fns, args.imitate, args.imitate_decisions, args.gamma, args.seed)
     rounds: list[dict[str, Any]] = []
     for number in range(args.imitate_rounds + 1):
         own_play = None

@@ -30,6 +30,7 @@ from typing import Any
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.registry import make_policy, policy_names
 from cardenvs.agents.sb3_policy import ActorWeights, UntrustedCheckpointError, require_trust
+from cardenvs.experiments.people_data import check_teacher
 from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.experiments.train_envs import EnvFactory, FromSpec, PoolSeatEnv, Snapshot, make_env
 from cardenvs.registry import definition, game_name, make_raw
@@ -126,8 +127,7 @@ def check_args(args: TrainArgs) -> None:
             f"{'imitate ' + repr(args.imitate) if args.imitate else 'resume ' + repr(args.resume)}; clear that one "
             "(a game config's teacher with --imitate '')"
         )
-    if args.imitate and args.imitate not in known:
-        raise ValueError(f"unknown imitate teacher {args.imitate!r} for {args.game}; available: {known}")
+    check_teacher(args.imitate, args.game, args.options, args.imitate_rounds, known)
     if args.vec_env not in ("dummy", "subproc"):
         raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {args.vec_env!r}")
     if args.activation not in ("tanh", "relu"):

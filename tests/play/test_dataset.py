@@ -48,7 +48,7 @@ def test_stored_games_become_the_peoples_decisions(tmp_path: Path, capsys: pytes
     assert sorted(data["actions"].tolist()) == sorted(people)
     assert set(data["seats"].tolist()) == {0, 1} and set(data["games"].tolist()) == {0, 1}
     assert all(mask[action] for mask, action in zip(data["masks"], data["actions"], strict=True))
-    assert json.loads(str(data["meta"]))["env_id"] == "kyuuri-v0"
+    assert json.loads(data["meta"].tobytes())["env_id"] == "kyuuri-v0"
     assert "decisions of people from 2 game(s)" in capsys.readouterr().out
 
 
