@@ -25,6 +25,7 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.play import seat_policies
 from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.seating import agent_name
@@ -190,7 +191,7 @@ class PlaySession:
             while True:
                 with self._lock:
                     observation = self.env.observe(self.env.possible_agents[seat])
-                action = ask(self.policies[seat], observation, who, self.settings.move_timeout)
+                action = ask(self.policies[seat], observation, who, self.settings.move_timeout, self.views.get(seat))
                 with self._lock:
                     reason = self.game.illegal_reason(action)
                     if reason is not None:
@@ -238,6 +239,8 @@ class PlaySession:
         self.env.reset(seed=self.deal_seed)
         for seat, policy in self.policies.items():
             policy.reset(seed=self.deal_seed * 1_000 + seat)
+        self.views = seat_policies(self.env, self.policies)
+        """The public views of the seats whose policies want one (this game's)."""
         self.returns = [0.0] * len(self.env.possible_agents)
         self.actions: list[int] = []
         self.version += 1
