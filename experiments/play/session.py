@@ -4,7 +4,9 @@ Everything the page or the terminal shows comes from :meth:`PlaySession.message`
 :func:`~cardenvs.render.view.seat_view` alone. A move is posted as the index of one of the moves in the last
 message together with that message's ``version``; anything else is refused with :class:`Refused` and changes
 nothing. Opponent policies are asked through :func:`~cardenvs.experiments.play.bots.ask` (a thread, a time
-limit); one that fails ends the game with a message naming it.
+limit); one that fails ends the game with a message naming it. Each new game hands them what they ask of it
+(information sets, their seat's public view: :func:`~cardenvs.agents.play.seat_policies`), so ``search:`` and
+``llm:`` sit at the table as anywhere.
 
 The session may be read (:meth:`PlaySession.message`) from one thread while another advances a bot: its lock
 covers every change of the game and every message, never a policy's thinking.

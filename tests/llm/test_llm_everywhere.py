@@ -3,29 +3,16 @@ measured by experiments.exploitability, against the scripted chat-completions se
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
-from starlette.testclient import TestClient
 
+from cardenvs.agents.llm import LlmPolicy
 from cardenvs.experiments.play.server import TableServer
 from cardenvs.experiments.play.session import PlaySession, TableSettings
 from tests.llm.chat_server import chat_server
-from tests.play.clients import page_client
+from tests.play.clients import page_client, play_to_the_end
 
 OPTIONS = {"num_players": 3, "episode": "deal"}
-
-
-def _play_to_the_end(client: TestClient, rng: np.random.Generator) -> dict[str, Any]:
-    message: dict[str, Any] = client.get("/api/view").json()
-    while not message["over"]:
-        if message["waiting"]:
-            message = client.post("/api/advance", json={"version": message["version"]}).json()
-        else:
-            move = int(rng.integers(len(message["moves"])))
-            message = client.post("/api/move", json={"version": message["version"], "move": move}).json()
-    return message
 
 
 @pytest.mark.parametrize("spec", ["llm:table-model?base_url={url}", "search:?simulations=8"])
@@ -35,15 +22,17 @@ def test_an_opponent_that_needs_the_table_plays_games_to_the_end_and_a_rematch(s
         session = PlaySession(settings)
         client = page_client(TableServer(session, pace_ms=0))
         rng = np.random.default_rng(0)
-        first = _play_to_the_end(client, rng)
+        first = play_to_the_end(client, rng)
         assert first["failure"] is None and first["moves"] == []
         asked = len(script.requests)
-        rematch = client.post("/api/rematch", json={"version": first["version"]}).json()
-        second = _play_to_the_end(client, rng) if not rematch["over"] else rematch
+        client.post("/api/rematch", json={"version": first["version"]})
+        second = play_to_the_end(client, rng)
         assert second["failure"] is None  # the rematch's new game is handed to the bots again
     if spec.startswith("llm:"):  # both games asked the model, and every reply named a move
         assert 0 < asked < len(script.requests)
-        counts = [session.policies[s].game_metrics() for s in session.specs]  # type: ignore[attr-defined]
+        players = [session.policies[s] for s in session.specs]
+        assert all(isinstance(p, LlmPolicy) for p in players)
+        counts = [p.game_metrics() for p in players if isinstance(p, LlmPolicy)]
         assert sum(c["llm_moves"] for c in counts) > 0 and sum(c["llm_fallbacks"] for c in counts) == 0
 
 
