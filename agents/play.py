@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -66,16 +66,13 @@ def play_episode(
     if not all(isinstance(p, Policy) for p in policies):
         context = PolicyContext.from_env(env)
         policies = [as_policy(p, context) for p in policies]
-    views = {i: PublicView(raw.events, i) for i, p in enumerate(policies) if wants_public_view(p)}
     seeds = list(policy_seeds) if policy_seeds is not None else [seed * 1_000 + i for i in range(len(policies))]
     if len(seeds) != len(policies):
         raise ValueError(f"policy_seeds has {len(seeds)} seeds for {len(policies)} policies")
-    tables = InformationSets(raw)
     for seat, (policy, policy_seed) in enumerate(zip(policies, seeds, strict=True)):
         with _turn(policy, seat, clock):
             policy.reset(seed=policy_seed)
-        if isinstance(policy, NeedsInformationSets):  # a search agent: determinizations, never the true deal
-            policy.sit(tables)
+    views = seat_policies(raw, dict(enumerate(policies)))
     returns = dict.fromkeys(raw.possible_agents, 0.0)
     decisions = 0
     truncated = False
@@ -97,6 +94,20 @@ def play_episode(
         if on_decision is not None:
             on_decision(agent, action)
     return EpisodeResult([returns[a] for a in raw.possible_agents], decisions, truncated, raw.events.events)
+
+
+def seat_policies(table: Any, policies: Mapping[int, Any]) -> dict[int, PublicView]:
+    """Hand ``policies`` (by seat) what they ask of the game ``table`` has just dealt (an env, or a rules engine
+    played out on its own): the :class:`InformationSets` to each policy with ``sit`` (a search agent, an ``llm:``
+    player: determinizations, never the true deal), and, returned, the :class:`PublicView` of each seat whose
+    policy has ``wants_public_view``, to pass to :func:`~cardenvs.core.views.policy_action`.
+
+    Every game loop calls it once its policies are reset for a new game (a new game has a new event log)."""
+    tables = InformationSets(table)
+    for policy in policies.values():
+        if isinstance(policy, NeedsInformationSets):
+            policy.sit(tables)
+    return {seat: tables.public_view(seat) for seat, policy in policies.items() if wants_public_view(policy)}
 
 
 def policy_name(policy: Any) -> str:

@@ -86,7 +86,9 @@ class LlmPolicy(Policy):
         if self.plan and observation["action_mask"][self.plan[0]]:
             return self.plan.pop(0)
         if self._tables is None or view is None:
-            raise RuntimeError(f"{self.name} plays through agents.play.play_episode (it needs the table and its view)")
+            raise RuntimeError(
+                f"{self.name} needs the table and its view: a game loop hands them over with agents.play.seat_policies"
+            )
         prompt = seat_prompt(self.context.env_id, self._tables.sample(self.rng), view.seat, view.to_list())
         move = self._ask(prompt, view.seat)
         self.plan = list(move.actions[1:])

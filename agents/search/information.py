@@ -9,8 +9,9 @@ So whatever the search does with a sample, it cannot learn the true hidden cards
 only on which cards are hidden and on ``rng``, so two worlds that one seat cannot tell apart give the same samples
 and the search the same decision (``tests/search/test_ismcts.py`` checks it).
 
-The game loop (:func:`agents.play.play_episode`, and so tournaments) hands the table to every policy that has a
-``sit(tables)`` method (:class:`NeedsInformationSets`) when a game starts.
+Every game loop (:func:`agents.play.play_episode` and so tournaments and the benchmark, the play table, the local
+best response's rollouts) hands the table to every policy that has a ``sit(tables)`` method
+(:class:`NeedsInformationSets`) when a game starts, through :func:`agents.play.seat_policies`.
 """
 
 from __future__ import annotations
@@ -20,21 +21,30 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from cardenvs.core.engine import RulesEngine
+from cardenvs.core.views import PublicView
 from cardenvs.core.worlds import sample_world
 
 
 class InformationSets:
     """Determinizations of the game an env is playing, as seen by the player to act (see the module docstring)."""
 
-    def __init__(self, env: Any):
-        self._env = env.unwrapped
+    def __init__(self, table: Any):
+        """``table``: an env (its current game is read at each call, so the table follows its resets) or a rules
+        engine (a world played out on its own, as in a rollout)."""
+        self._table = table if isinstance(table, RulesEngine) else table.unwrapped
 
     @property
     def _game(self) -> RulesEngine[Any]:
-        game: RulesEngine[Any] | None = self._env.game
+        if isinstance(self._table, RulesEngine):
+            return self._table
+        game: RulesEngine[Any] | None = self._table.game
         if game is None:
             raise RuntimeError("the env has no game yet: reset it before searching")
         return game
+
+    def public_view(self, seat: int) -> PublicView:
+        """What ``seat`` has seen of the current game (a new game, after a reset, needs a new view)."""
+        return PublicView(self._game.events, seat)
 
     def sample(self, rng: np.random.Generator) -> RulesEngine[Any]:
         """A world the deciding seat cannot tell from the true one, drawn with ``rng``; the caller may play it out."""

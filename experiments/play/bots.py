@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cardenvs.agents.base import Policy
+from cardenvs.core.views import PublicView
 
 T = TypeVar("T")
 
@@ -41,9 +42,12 @@ def in_thread(function: Callable[..., T], *args: Any) -> concurrent.futures.Futu
     return future
 
 
-def ask(policy: Policy, observation: Mapping[str, np.ndarray], who: str, timeout: float) -> int:
-    """The action id ``policy`` (called ``who`` in messages) chooses for ``observation``."""
-    future = in_thread(policy.act, observation)
+def ask(
+    policy: Policy, observation: Mapping[str, np.ndarray], who: str, timeout: float, view: PublicView | None = None
+) -> int:
+    """The action id ``policy`` (called ``who`` in messages) chooses for ``observation``; a policy that wants its
+    seat's public view is given ``view`` too (see :func:`agents.play.seat_policies`)."""
+    future = in_thread(policy.act, observation) if view is None else in_thread(policy.act, observation, view)
     done, _ = concurrent.futures.wait([future], timeout=timeout)
     if not done:
         raise PolicyFailed(f"{who} did not choose an action within {timeout:g} s")

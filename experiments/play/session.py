@@ -4,7 +4,9 @@ Everything the page or the terminal shows comes from :meth:`PlaySession.message`
 :func:`~cardenvs.render.view.seat_view` alone. A move is posted as the index of one of the moves in the last
 message together with that message's ``version``; anything else is refused with :class:`Refused` and changes
 nothing. Opponent policies are asked through :func:`~cardenvs.experiments.play.bots.ask` (a thread, a time
-limit); one that fails ends the game with a message naming it.
+limit); one that fails ends the game with a message naming it. Each new game hands them what they ask of it
+(information sets, their seat's public view: :func:`~cardenvs.agents.play.seat_policies`), so ``search:`` and
+``llm:`` sit at the table as anywhere.
 
 The session may be read (:meth:`PlaySession.message`) from one thread while another advances a bot: its lock
 covers every change of the game and every message, never a policy's thinking.
@@ -25,6 +27,7 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.play import seat_policies
 from cardenvs.agents.tournament.specs import resolve_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.seating import agent_name
@@ -190,7 +193,7 @@ class PlaySession:
             while True:
                 with self._lock:
                     observation = self.env.observe(self.env.possible_agents[seat])
-                action = ask(self.policies[seat], observation, who, self.settings.move_timeout)
+                action = ask(self.policies[seat], observation, who, self.settings.move_timeout, self.views.get(seat))
                 with self._lock:
                     reason = self.game.illegal_reason(action)
                     if reason is not None:
@@ -238,6 +241,8 @@ class PlaySession:
         self.env.reset(seed=self.deal_seed)
         for seat, policy in self.policies.items():
             policy.reset(seed=self.deal_seed * 1_000 + seat)
+        self.views = seat_policies(self.env, self.policies)
+        """The public views of the seats whose policies want one (this game's)."""
         self.returns = [0.0] * len(self.env.possible_agents)
         self.actions: list[int] = []
         self.version += 1

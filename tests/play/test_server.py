@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from cardenvs.experiments.play.server import TableServer
 from cardenvs.experiments.play.session import PlaySession, ReplaySession, TableSettings
-from tests.play.clients import page_client
+from tests.play.clients import page_client, play_to_the_end
 
 
 @pytest.fixture
@@ -87,14 +87,7 @@ def test_no_bot_move_on_the_persons_turn_and_unknown_requests(client: TestClient
 
 
 def test_play_to_the_end_then_rematch_and_replay(client: TestClient) -> None:
-    rng = np.random.default_rng(0)
-    message = client.get("/api/view").json()
-    while not message["over"]:
-        if message["waiting"]:
-            message = client.post("/api/advance", json={"version": message["version"]}).json()
-        else:
-            move = int(rng.integers(len(message["moves"])))
-            message = client.post("/api/move", json={"version": message["version"], "move": move}).json()
+    message = play_to_the_end(client, np.random.default_rng(0))
     assert message["moves"] == [] and len(message["returns"]) == 3
     record = client.get("/api/export").json()
     replay = page_client(TableServer(None, ReplaySession(record)))
