@@ -3,7 +3,9 @@
 Each request is answered by the next entry of the script (the last one repeats): ``correct`` (the first listed
 move's number), ``written`` (the example or first move written out, in odd case), ``prose`` (a move inside a
 sentence), ``illegal`` (a number off the list), ``garbage``, ``slow`` (sleeps ``slow_seconds`` first, then a
-correct reply), ``http500``, ``not_json``. The server reads the legal moves from the prompt as a client would.
+correct reply), ``http500``, ``not_json``, and ``model`` (the reply of the ``model`` function given to
+:func:`chat_server`, e.g. a real language model's ``generate``). The server reads the legal moves from the prompt
+as a client would.
 """
 
 from __future__ import annotations
@@ -12,20 +14,28 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+Model = Callable[[dict[str, Any]], tuple[str, int, int]]
+"""A model behind the ``model`` reply: the request body in, (reply text, prompt tokens, completion tokens) out."""
 
 
 @dataclass
 class Script:
     replies: Sequence[str]
     slow_seconds: float = 2.0
+    model: Model | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        if "model" in self.replies and self.model is None:
+            raise ValueError("the 'model' reply needs a model: chat_server('model', model=...)")
 
     def next_kind(self, body: dict[str, Any], headers: dict[str, str]) -> str:
         with self.lock:
@@ -57,6 +67,19 @@ def _content(kind: str, messages: list[dict[str, str]]) -> str:
     return "I would rather talk about the weather."
 
 
+def _reply(script: Script, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The completion for ``kind``: the model's own text and token counts, or a scripted text."""
+    if kind == "model":
+        assert script.model is not None  # Script checks it
+        text, prompt_tokens, completion_tokens = script.model(body)
+    else:
+        text, prompt_tokens, completion_tokens = _content(kind, body["messages"]), 100, 7
+    return {
+        "choices": [{"message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
+    }
+
+
 def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:  # quiet
@@ -75,11 +98,7 @@ def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
             else:
                 if kind == "slow":
                     time.sleep(script.slow_seconds)
-                reply = {
-                    "choices": [{"message": {"role": "assistant", "content": _content(kind, body["messages"])}}],
-                    "usage": {"prompt_tokens": 100, "completion_tokens": 7},
-                }
-                self._send(200, json.dumps(reply).encode())
+                self._send(200, json.dumps(_reply(script, kind, body)).encode())
 
         def _send(self, status: int, data: bytes) -> None:
             try:
@@ -95,10 +114,10 @@ def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def chat_server(*replies: str, slow_seconds: float = 2.0) -> Iterator[tuple[str, Script]]:
+def chat_server(*replies: str, slow_seconds: float = 2.0, model: Model | None = None) -> Iterator[tuple[str, Script]]:
     """Serve ``replies`` (see the module docstring); yields the base URL (``http://127.0.0.1:PORT/v1``) and the
     script, whose ``requests`` list grows with every request."""
-    script = Script(replies or ("correct",), slow_seconds)
+    script = Script(replies or ("correct",), slow_seconds, model)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(script))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -118,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("kinds", nargs="*", default=["correct"], help="the replies in order (the last repeats)")
     parser.add_argument("--port", type=int, default=8000)
     ns = parser.parse_args(argv)
+    if "model" in ns.kinds:
+        parser.error("the 'model' reply needs a model in Python (chat_server(..., model=...)), not on the command line")
     script = Script(ns.kinds)
     server = ThreadingHTTPServer(("127.0.0.1", ns.port), _handler(script))
     print(f"serving scripted chat completions on http://127.0.0.1:{ns.port}/v1", flush=True)
