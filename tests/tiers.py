@@ -9,9 +9,9 @@ Besides the tests that carry ``@pytest.mark.slow`` themselves, ``tests/conftest.
 
 A new test file is quick until it is listed here: time it (``pytest --durations=30 FILE``) when you add it.
 
-Measured 2026-11-27 (load 13-17 on 2 cores, so counted in CPU seconds, which an idle core spends as wall seconds):
-the quick tier's 1,225 of 2,007 tests take about 150 CPU s, mypy 30 (cold cache), ruff under 1: about 2 minutes on
-2 idle cores with the suite's ``-n 2``.
+Measured 2026-11-27 at load 13-17 on 2 cores, so counted in CPU seconds (what an idle core spends as wall seconds):
+the quick tier's 1,225 of 2,007 tests take 141 CPU s in one process, mypy 30 (cold cache), ruff under 1; about
+2 minutes on 2 idle cores with the suite's ``-n 2`` (half the tests' seconds, plus each worker's 10 s start).
 """
 
 from __future__ import annotations
