@@ -3,6 +3,7 @@
 
     python3 run.py demo    # the main job
     python3 run.py test    # lint, type checks and the test suite
+    python3 run.py test --quick   # the same, with the quick tier of the suite (tests/tiers.py)
     python3 run.py play    # a table in the browser (arguments: python3 run.py play --help)
 
 Each task first makes sure the local virtual environment ``.venv`` exists and holds the project with its
@@ -36,6 +37,8 @@ TASKS: dict[str, list[list[str]]] = {
     "play": [["-m", "experiments.play"]],
     "golden": [["-m", "tests.golden", "--update"]],
 }
+QUICK = {"test": ["-m", "not slow"]}
+"""What ``--quick`` adds to a task's last step: the test suite leaves out the tests marked slow."""
 
 
 def ensure_venv() -> None:
@@ -58,10 +61,13 @@ def main(argv: list[str]) -> int:
     if len(argv) < 1 or argv[0] not in TASKS:
         print(f"usage: python3 run.py {{{'|'.join(TASKS)}}} [extra arguments for the last step]", file=sys.stderr)
         return 2
+    task, extra = argv[0], argv[1:]
+    if task in QUICK and "--quick" in extra:
+        extra = [arg for arg in extra if arg != "--quick"] + QUICK[task]
     ensure_venv()
-    steps = TASKS[argv[0]]
+    steps = TASKS[task]
     for i, step in enumerate(steps):
-        args = step + (argv[1:] if i == len(steps) - 1 else [])
+        args = step + (extra if i == len(steps) - 1 else [])
         code = subprocess.run([str(PY), *args], cwd=ROOT).returncode
         if code:
             return code

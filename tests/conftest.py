@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import cardenvs
+from tests.tiers import mark_slow_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,6 +25,11 @@ def case_id(case: tuple[str, dict[str, Any]]) -> str:
     env_id, options = case
     name = env_id.split("/")[-1]
     return name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + "]" if options else "")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests the quick tier leaves out (tests/tiers.py says which)."""
+    mark_slow_tests(items)
 
 
 @pytest.fixture(scope="session")

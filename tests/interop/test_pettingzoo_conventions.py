@@ -86,8 +86,10 @@ def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: st
     model.set_random_seed(0)
     model.learn(total_timesteps=128)
 
+    assert model.num_timesteps == 128  # two rollouts of 64 steps, every seat's decisions in one stream
+
     env = env_fn.env()
-    decisions = 0
+    decisions = {"random": 0, "model": 0}
     for game in range(2):
         env.reset(seed=game)
         env.action_space(env.possible_agents[0]).seed(game)
@@ -96,13 +98,15 @@ def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: st
             observation, action_mask = obs.values()
             if termination or truncation:
                 break
-            if agent == env.possible_agents[0]:
+            player = "random" if agent == env.possible_agents[0] else "model"
+            if player == "random":
                 action = env.action_space(agent).sample(action_mask)
             else:
                 action = int(model.predict(observation, action_masks=action_mask, deterministic=True)[0])
+            assert action_mask[action] == 1
             env.step(action)  # raises on an illegal action: the masks were honoured
-            decisions += 1
-    assert decisions > 0
+            decisions[player] += 1
+    assert decisions["random"] > 0 and decisions["model"] > 0  # the trained model played legal moves, not only random
 
 
 # ---------------------------------------------------------------- rendering

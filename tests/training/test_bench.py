@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from cardenvs.experiments import bench_training
+
+SETUPS = (
+    "PettingZoo SB3 tutorial style",
+    "experiments.train, the config's opponents",
+    "experiments.train, random opponents",
+)
 
 
 def test_bench_training_reports_the_tutorial_setup_and_ours() -> None:
@@ -24,4 +32,14 @@ def test_bench_training_reports_the_tutorial_setup_and_ours() -> None:
             "1",
         ]
     )
-    assert "PettingZoo SB3 tutorial style" in text and "experiments.train, random opponents" in text
+    assert text.startswith("`kyuuri-v0` ") and "256 timesteps per run, 1 runs each" in text
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| ") and "steps/s" not in line]
+    assert [row[0][2 : 2 + len(setup)] for row, setup in zip(rows, SETUPS, strict=True)] == list(SETUPS)
+    assert "1 torch threads" in rows[0][0]
+    speeds = [float(row[1]) for row in rows]
+    assert all(speed > 0 for speed in speeds)
+    assert [row[2] for row in rows] == [f"{speed:.0f}" for speed in speeds]  # one run each: the median is the run
+    ratios = [row[3].removesuffix(" |") for row in rows]
+    assert ratios[0] == "1×" and all(re.fullmatch(r"\d+\.\d\d×", ratio) for ratio in ratios[1:])
+    for speed, ratio in zip(speeds[1:], ratios[1:], strict=True):
+        assert abs(float(ratio[:-1]) - speed / speeds[0]) <= 0.005 + speed / speeds[0] * 0.01
