@@ -38,6 +38,10 @@ def _in_a_terminal(argv: list[str], rows: int, columns: int) -> tuple[subprocess
     this test may have imported JAX, whose threads make a Python-level fork unsafe (and JAX warns)."""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    # A test run started in the background (no job control) inherits an ignored SIGINT, and exec keeps it ignored;
+    # a terminal's foreground program has the default, so the launcher restores it before exec'ing the program.
+    launcher = "import os, signal as s, sys; s.signal(s.SIGINT, s.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    argv = [sys.executable, "-c", launcher, *argv]
     process = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True)
     os.close(terminal)
     return process, fdspawn(controller, encoding="utf-8", timeout=60)
