@@ -126,8 +126,10 @@ def check_args(args: TrainArgs) -> None:
             f"{'imitate ' + repr(args.imitate) if args.imitate else 'resume ' + repr(args.resume)}; clear that one "
             "(a game config's teacher with --imitate '')"
         )
-    if args.imitate and args.imitate not in known:
+    if args.imitate and args.imitate not in known and ":" not in args.imitate:
         raise ValueError(f"unknown imitate teacher {args.imitate!r} for {args.game}; available: {known}")
+    if args.imitate:  # a registered name, or any spec (a module path, a file): fails with the spec's own message
+        make_policy(args.imitate, context, seed=0)
     if args.vec_env not in ("dummy", "subproc"):
         raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {args.vec_env!r}")
     if args.activation not in ("tanh", "relu"):
