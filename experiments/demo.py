@@ -6,8 +6,8 @@ trained agent against random play, the rule-based bot and the zoo's trained agen
 Outputs go under ``--out`` (default ``runs/demo``): the training run (checkpoints, TensorBoard logs) and the
 tournament (SQLite database, Markdown and HTML report with plots). The training budget is a demonstration, a
 couple of minutes on two cores; ``docs/training.md`` has the budgets behind the published results, and the zoo
-agent (``zoo:verish_ne_verish/ppo``, shipped with the package, see ``docs/zoo.md``) shows what a longer run
-reaches. It sits in the tournament when it was trained for the demo's player count.
+agent (``zoo:verish_ne_verish/truthful_ppo``, shipped with the package, see ``docs/zoo.md``) shows what a longer
+recipe reaches. It sits in the tournament when it was trained for the demo's player count.
 """
 
 from __future__ import annotations

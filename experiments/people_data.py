@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.npz_reader import NpzReadError, read_npz
+from cardenvs.agents.registry import make_policy
 from cardenvs.registry import definition
 
 PEOPLE = "people:"
@@ -23,14 +25,22 @@ PEOPLE = "people:"
 FIELDS = ("observations", "masks", "actions", "rewards", "last", "games", "seats", "meta")
 
 
-def check_teacher(teacher: str, game: str, options: Mapping[str, Any], rounds: int, known: list[str]) -> None:
-    """Raise a ``ValueError`` saying why ``teacher`` cannot be imitated in ``game`` with ``options``."""
+def check_teacher(
+    teacher: str, game: str, options: Mapping[str, Any], rounds: int, known: list[str], context: PolicyContext
+) -> None:
+    """Raise a ``ValueError`` saying why ``teacher`` cannot be imitated in ``game`` with ``options``: a data set
+    of people's decisions, a registered name or any policy spec (a module path, a file; built once here, so a bad
+    spec fails with its own message)."""
     if teacher.startswith(PEOPLE):
         if rounds:
             raise ValueError(f"imitate {teacher!r} has no teacher to label the copy's own play: set imitate_rounds 0")
         read_people(teacher, game, options)
-    elif teacher and teacher not in known:
-        raise ValueError(f"unknown imitate teacher {teacher!r} for {game}; available: {known} or {PEOPLE}PATH")
+    elif teacher:
+        if teacher not in known and ":" not in teacher:
+            raise ValueError(
+                f"unknown imitate teacher {teacher!r} for {game}; available: {known}, any policy spec, or {PEOPLE}PATH"
+            )
+        make_policy(teacher, context, seed=0)
 
 
 def read_people(teacher: str, game: str, options: Mapping[str, Any]) -> dict[str, np.ndarray]:

@@ -127,7 +127,7 @@ def check_args(args: TrainArgs) -> None:
             f"{'imitate ' + repr(args.imitate) if args.imitate else 'resume ' + repr(args.resume)}; clear that one "
             "(a game config's teacher with --imitate '')"
         )
-    check_teacher(args.imitate, args.game, args.options, args.imitate_rounds, known)
+    check_teacher(args.imitate, args.game, args.options, args.imitate_rounds, known, context)
     if args.vec_env not in ("dummy", "subproc"):
         raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {args.vec_env!r}")
     if args.activation not in ("tanh", "relu"):

@@ -202,3 +202,11 @@ def test_the_demo_and_play_page_get_the_strongest_fitting_agent_first(tmp_path: 
         (root / "kyuuri" / f"{name}.json").write_text(json.dumps(card | {"name": f"kyuuri/{name}", "results": rows}))
     names = fitting_zoo_names("kyuuri-v0", card["options"], root=root)
     assert names == ["zoo:kyuuri/z_stronger", "zoo:kyuuri/ppo", "zoo:kyuuri/a_weaker"]
+
+
+def test_the_verish_agent_seated_first_beats_the_rule_bot_by_a_tenth_on_its_card() -> None:
+    """Issue 34's bar for the agent the demo and the play page seat: lower 95% bound of agent − rule ≥ 0.10."""
+    first = fitting_zoo_names("verish_ne_verish-v0", {"num_players": 4})[0]
+    rows = {row["opponent"]: row for row in CARDS[first.removeprefix("zoo:")].data["results"]}
+    low = float(rows["verish_ne_verish/rule"]["agent_minus_opponent"].split("[")[1].split(",")[0])
+    assert low >= 0.10 and int(rows["verish_ne_verish/rule"]["games"]) >= 2400, (first, rows)

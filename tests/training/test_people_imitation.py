@@ -59,12 +59,16 @@ def test_a_run_warm_starts_from_the_peoples_decisions(people: Path, tmp_path: Pa
 
 
 def test_a_data_set_of_another_game_or_with_dagger_rounds_is_refused(people: Path) -> None:
+    import cardenvs
+    from cardenvs.agents.base import PolicyContext
+
     teacher = f"people:{people}"
+    context = PolicyContext.from_env(cardenvs.make("kyuuri-v0", **OPTIONS))
     with pytest.raises(ValueError, match="this run's cardenvs/kyuuri-v0"):
-        check_teacher(teacher, "kyuuri-v0", {"num_players": 3}, 0, [])
+        check_teacher(teacher, "kyuuri-v0", {"num_players": 3}, 0, [], context)
     with pytest.raises(ValueError, match="imitate_rounds 0"):
-        check_teacher(teacher, "kyuuri-v0", OPTIONS, 1, [])
+        check_teacher(teacher, "kyuuri-v0", OPTIONS, 1, [], context)
     with pytest.raises(ValueError, match="cannot read the data set"):
-        check_teacher("people:/no/such.npz", "kyuuri-v0", OPTIONS, 0, [])
+        check_teacher("people:/no/such.npz", "kyuuri-v0", OPTIONS, 0, [], context)
     with pytest.raises(ValueError, match="unknown imitate teacher"):
-        check_teacher("kyuuri/nobody", "kyuuri-v0", OPTIONS, 0, ["kyuuri/rule"])
+        check_teacher("kyuuri/nobody", "kyuuri-v0", OPTIONS, 0, ["kyuuri/rule"], context)

@@ -179,6 +179,13 @@ def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
         train(kyuuri(tmp_path, imitate="kyuuri/nobody"))
 
 
+def test_a_teacher_may_be_any_policy_spec_and_a_bad_one_is_named() -> None:
+    module = "cardenvs.agents.yardstick.verish_ne_verish"
+    check_args(TrainArgs(game="verish_ne_verish-v0", imitate=f"{module}:Truthful"))
+    with pytest.raises(ValueError, match=r"(?s)verish_ne_verish has no 'Nobody'.*accepted policy specs"):
+        check_args(TrainArgs(game="verish_ne_verish-v0", imitate=f"{module}:Nobody"))
+
+
 def test_the_learning_rate_decays_over_the_resumed_phase_only() -> None:
     decay = LinearDecay(start=1e-3, end=0.0, begin=100, total=200)
     # SB3 passes progress_remaining = 1 - steps / total
@@ -205,4 +212,4 @@ def test_a_resumed_run_takes_new_ppo_settings(tmp_path: Path) -> None:
 def test_every_game_config_is_a_valid_recipe(config: Path) -> None:
     args = TrainArgs(**tomllib.loads(config.read_text()))
     check_args(args)  # known game, opponents and teacher; batch size dividing the rollout
-    assert args.game_name == config.stem
+    assert config.stem == args.game_name or config.stem.startswith(args.game_name + "_")  # <game>[_<variant>]
