@@ -23,6 +23,12 @@ class PolicyFault(RuntimeError):
         self.seat, self.policy, self.kind, self.message = seat, policy, kind, message
 
 
+class HarnessStop(RuntimeError):
+    """Raised by a measuring harness's own player (e.g. the exploitability run's budget watch inside its local best
+    response) to stop the whole run: it passes through :class:`PolicyFault`'s wrapping unchanged, since it is not
+    the policy's failure."""
+
+
 class MoveClock(Protocol):
     """Told when a policy starts and stops thinking (a watchdog elsewhere enforces a time limit)."""
 
@@ -128,6 +134,6 @@ class _turn:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: Any) -> None:
         if self.clock is not None:
             self.clock.stop()
-        if isinstance(error, Exception) and not isinstance(error, PolicyFault):
+        if isinstance(error, Exception) and not isinstance(error, PolicyFault | HarnessStop):
             fault: PolicyFaultKind = "illegal" if isinstance(error, ActionTypeError) else "exception"
             raise PolicyFault(self.seat, policy_name(self.policy), fault, f"{type(error).__name__}: {error}") from error
