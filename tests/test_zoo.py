@@ -27,6 +27,7 @@ from cardenvs.agents.zoo import (
     context_layout_hash,
     fitting_zoo_names,
     zoo_cards,
+    zoo_names,
     zoo_policy,
 )
 from cardenvs.experiments import zoo_export
@@ -202,3 +203,4 @@ def test_the_demo_and_play_page_get_the_strongest_fitting_agent_first(tmp_path: 
         (root / "kyuuri" / f"{name}.json").write_text(json.dumps(card | {"name": f"kyuuri/{name}", "results": rows}))
     names = fitting_zoo_names("kyuuri-v0", card["options"], root=root)
     assert names == ["zoo:kyuuri/z_stronger", "zoo:kyuuri/ppo", "zoo:kyuuri/a_weaker"]
+    assert zoo_names("kyuuri-v0", root=root) == names  # what policy_names lists: the same order
