@@ -40,7 +40,8 @@ def test_policy_names_lists_the_zoo_agents_of_each_game_and_only_those() -> None
     assert KYUURI in policy_names("kyuuri-v0") and KYUURI not in registered_names("kyuuri-v0")
     for env_id in cardenvs.ENV_IDS:
         zoo = [name for name in policy_names(env_id) if name.startswith("zoo:")]
-        assert zoo == [card.spec for card in CARDS.values() if card.env_id.endswith(env_id.split("/")[-1])]
+        shipped = [card.spec for card in CARDS.values() if card.env_id.endswith(env_id.split("/")[-1])]
+        assert sorted(zoo) == sorted(shipped)  # the order, strongest first, is tested below
 
 
 def test_the_zoo_is_at_most_20_mb() -> None:
@@ -178,7 +179,9 @@ def _first_observation(context: PolicyContext) -> dict[str, np.ndarray]:
 
 def _copy_of_kyuuri(tmp_path: Path) -> Path:
     root = tmp_path / "zoo"
-    shutil.copytree(ZOO_ROOT / "kyuuri", root / "kyuuri")
+    (root / "kyuuri").mkdir(parents=True)
+    for suffix in (".npz", ".json"):
+        shutil.copy(ZOO_ROOT / "kyuuri" / f"ppo{suffix}", root / "kyuuri")
     return root
 
 
