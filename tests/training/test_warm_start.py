@@ -205,4 +205,4 @@ def test_a_resumed_run_takes_new_ppo_settings(tmp_path: Path) -> None:
 def test_every_game_config_is_a_valid_recipe(config: Path) -> None:
     args = TrainArgs(**tomllib.loads(config.read_text()))
     check_args(args)  # known game, opponents and teacher; batch size dividing the rollout
-    assert args.game_name == config.stem
+    assert config.stem == args.game_name or config.stem.startswith(args.game_name + "_")  # <game>[_<variant>].toml
