@@ -2,6 +2,7 @@
 
     python -m experiments.bench_train_fast                                  # every game with a fast path
     python -m experiments.bench_train_fast --games verish_ne_verish-v0 --iterations 4 --json runs/bench.json
+    python -m experiments.bench_train_fast --games kyuuri-v0 --sb3-steps 0 --config other.toml   # another config
 
 Per game, in one process: ``experiments.train_fast``'s learner decisions per second (its config, timed over
 ``--iterations`` iterations after the compiling one), ``experiments.train``'s (SB3, the same network, epochs,
@@ -123,18 +124,19 @@ def xla_gemm(rows: int, sizes: Sequence[int]) -> tuple[float, float]:
     return rates(lambda: jax.block_until_ready(products(xs, ws)), gemm_flops(rows, sizes))
 
 
-def fast_throughput(game: str, iterations: int) -> tuple[float, float, float, float, Any]:
+def fast_throughput(game: str, iterations: int, config: Path | None = None) -> tuple[float, float, float, float, Any]:
     """``experiments.train_fast``'s learner decisions per second (wall clock, and per CPU second of the process)
     over ``iterations`` iterations after the first, its compile time, the learner's share of env steps, and the
-    settings."""
+    settings (the game's config, or the TOML file ``config``)."""
     import jax
     import jax.numpy as jnp
 
-    from cardenvs.experiments.train_fast.config import default_config, make_args
+    from cardenvs.experiments.train_fast.config import default_config, load_toml, make_args
     from cardenvs.experiments.train_fast.ppo import TrainState, compiled_iteration
     from cardenvs.experiments.train_fast.trainer import setup
 
-    args = make_args({**default_config(game), "game": game, "progress": False, "tensorboard": False})
+    settings = load_toml(config) if config else default_config(game)
+    args = make_args({**settings, "game": game, "progress": False, "tensorboard": False})
     built = setup(args)
     run, program = built.fresh, built.program
     games, seats = program.init_games(run.key)
@@ -191,12 +193,12 @@ def sb3_throughput(fast_args: Any, steps: int) -> tuple[float, float]:
     return float(found.group(1)), steps / cpu
 
 
-def measure(game: str, iterations: int, sb3_steps: int) -> GameFigures:
+def measure(game: str, iterations: int, sb3_steps: int, config: Path | None = None) -> GameFigures:
     from cardenvs.agents.base import PolicyContext
     from cardenvs.registry import make_raw
 
     load_start = os.getloadavg()[0]
-    fast, fast_cpu, compile_s, share, args = fast_throughput(game, iterations)
+    fast, fast_cpu, compile_s, share, args = fast_throughput(game, iterations, config)
     context = PolicyContext.from_env(make_raw(game, **args.options))
     sizes = [context.layout.size, *args.net_arch, context.actions.size]
     torch_rate = torch_gemm(args.minibatch_size, sizes)
@@ -233,17 +235,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=3, help="timed train_fast iterations (after the first)")
     p.add_argument("--sb3-steps", type=int, default=4096, help="SB3 decisions to time (0: skip SB3)")
     p.add_argument("--json", type=Path, help="write the figures here")
+    p.add_argument("--config", type=Path, help="train_fast TOML config to run instead of the game's (one game only)")
     ns = p.parse_args(argv)
     try:
         games = [definition(game).env_id for game in ns.games]
     except ValueError as error:
         p.exit(2, f"error: {error}\n")
+    if ns.config and len(games) != 1:
+        p.exit(2, f"error: --config is one game's settings; name one game with --games, not {len(games)}\n")
     missing = [game for game in games if game not in FAST_GAMES]
     if missing:
         p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(FAST_GAMES)}\n")
     rows = []
     for game in games:
-        rows.append(measure(game, ns.iterations, ns.sb3_steps))
+        try:  # a refused config (unreadable, bad TOML, a bad setting) is one line
+            rows.append(measure(game, ns.iterations, ns.sb3_steps, ns.config))
+        except ValueError as error:
+            p.exit(2, f"error: {error}\n")
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     print(table(rows))
     if ns.json:

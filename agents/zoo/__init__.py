@@ -124,9 +124,11 @@ def _read_cards(root: Path) -> tuple[tuple[str, ZooCard], ...]:
 
 
 def zoo_names(env_id: str | None = None, root: Path | None = None) -> list[str]:
-    """The ``zoo:<game>/<name>`` specs shipped for ``env_id``'s game (every game's if ``None``)."""
+    """The ``zoo:<game>/<name>`` specs shipped for ``env_id``'s game (every game's if ``None``), each game's
+    strongest first, in the order of :func:`fitting_zoo_names`."""
     game = None if env_id is None else game_name(env_id)
-    return [card.spec for card in zoo_cards(root).values() if game is None or card.game == game]
+    cards = [card for card in zoo_cards(root).values() if game is None or card.game == game]
+    return [card.spec for card in sorted(cards, key=lambda card: (card.game, -_strength(card)))]
 
 
 def zoo_card(argument: str, root: Path | None = None) -> ZooCard:
