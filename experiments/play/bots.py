@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cardenvs.agents.base import Policy
-from cardenvs.core.views import PublicView
+from cardenvs.core.errors import ActionTypeError
+from cardenvs.core.views import PublicView, policy_action
 
 T = TypeVar("T")
 
@@ -47,14 +48,13 @@ def ask(
 ) -> int:
     """The action id ``policy`` (called ``who`` in messages) chooses for ``observation``; a policy that wants its
     seat's public view is given ``view`` too (see :func:`agents.play.seat_policies`)."""
-    future = in_thread(policy.act, observation) if view is None else in_thread(policy.act, observation, view)
+    future = in_thread(policy_action, policy, observation, view)
     done, _ = concurrent.futures.wait([future], timeout=timeout)
     if not done:
         raise PolicyFailed(f"{who} did not choose an action within {timeout:g} s")
     error = future.exception()
+    if isinstance(error, ActionTypeError):  # the one rule for what an action id is (cardenvs.core.views)
+        raise PolicyFailed(f"{who} returned something that is not an integer action id: {error}")
     if error is not None:
         raise PolicyFailed(f"{who} failed: {type(error).__name__}: {error}")
-    action = future.result()
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise PolicyFailed(f"{who} returned {action!r} ({type(action).__name__}), not an integer action id")
-    return int(action)
+    return future.result()
