@@ -9,6 +9,8 @@ Anything with ``act(observation) -> int`` is a policy, and so is a plain functio
 and :class:`ForeignPolicy` adapts the rest so that the players can call ``act`` and ``reset`` on anything.
 A policy that sets ``wants_public_view = True`` is called ``act(observation, view)`` with its seat's
 :class:`~cardenvs.core.views.PublicView` (the claims, challenges, reveals and tricks it has seen).
+A policy that chooses among complete moves (a Zheng Shang You combination takes several action ids) gets its
+seat's legal moves, and has their sub-steps played, through :mod:`cardenvs.agents.moves`.
 """
 
 from __future__ import annotations
@@ -27,14 +29,31 @@ from cardenvs.core.views import PublicView, checked_action
 
 @dataclass(frozen=True)
 class PolicyContext:
-    """What a policy may know about the game it plays, whatever its seat."""
+    """What a policy may know about the game it plays, whatever its seat: the same for every seat and every deal,
+    so a policy reads it once (in ``__init__``) and its observations at each decision.
+
+    >>> import cardenvs
+    >>> context = PolicyContext.from_env(cardenvs.make("zheng_shang_you-v0"))
+    >>> context.layout["hand"], context.actions["pick"].offset, context.actions.name(43)
+    (slice(0, 54, None), 42, 'pick(3♦)')
+    """
 
     env_id: str
+    """The env id played, e.g. ``"zheng_shang_you-v0"``."""
     options: Any
-    """The game's validated options dataclass."""
+    """The game's validated options dataclass (player count, variants, reward mode: every field of the docs page's
+    options table)."""
     layout: ObservationLayout
+    """The named groups of ``observation["observation"]``: ``layout["hand"]`` is the slice of feature group
+    ``hand``, ``layout.features["hand"]`` its :class:`~cardenvs.core.layout.Feature` (``offset``, ``size``,
+    bounds, description); the game's docs page has the table."""
     actions: ActionTable
+    """The action ids in named blocks: ``actions["pick"]`` is a :class:`~cardenvs.core.layout.ActionBlock`
+    (``offset``: its first id, ``size``, ``labels``; ``actions["pick"][i]`` is the id of its ``i``-th label) and
+    ``actions.name(id)`` reads an id, e.g. ``"pick(3♦)"``; ``actions.size`` is the number of action ids."""
     num_players: int
+    """Seats at the table. Observations are seat-relative: per-seat features list me first, then the others in
+    play order."""
 
     @classmethod
     def from_env(cls, env: Any) -> PolicyContext:

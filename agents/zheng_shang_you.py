@@ -18,8 +18,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.moves import combo_to_beat
 from cardenvs.zheng_shang_you.actions import combo_actions, ids
-from cardenvs.zheng_shang_you.combos import Combo, lead_shapes
+from cardenvs.zheng_shang_you.combos import Combo
 from cardenvs.zheng_shang_you.encoding import PHASES
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.ranks import TWO, suit_of, to_bits, value_of
@@ -92,12 +93,11 @@ class ZsyRuleBot(PlanningPolicy):
         return bool(by.any() and seat != 0 and self.view(observation, "teammates")[seat])
 
     def combo_to_beat(self, observation: Mapping[str, np.ndarray]) -> Combo:
-        """The combination on the table, rebuilt from the public features."""
-        kind, group, length = lead_shapes()[int(np.argmax(self.view(observation, "top_shape")))]
-        cards = tuple(int(p) for p in np.flatnonzero(self.view(observation, "top_cards")))
-        wild, suited = (bool(x) for x in self.view(observation, "top_flags"))
-        top = int(np.argmax(self.view(observation, "top_rank")))
-        return Combo(kind, group, length, top, cards, wild, suited)
+        """The combination on the table (on a follow), rebuilt from the public features."""
+        top = combo_to_beat(observation["observation"], self.context.layout)
+        if top is None:
+            raise ValueError("no combination to beat: the seat is leading")
+        return top
 
     # ------------------------------------------------------------------ the exchange
     def choose_gift(self, options: list[int], hand: list[int]) -> int:
