@@ -15,27 +15,31 @@ In Zheng Shang You a move (a combination of cards) is several action ids: the sh
 
 Everything is rebuilt from the observation vector and the action mask (the seat's hand, the combination to beat,
 the move under construction), with the game's own move generator: the same lists the env's masks allow
-(``tests/test_policy_moves.py`` checks it over many positions), and nothing a seat may not see.
+(``tests/test_policy_moves.py`` checks it over many positions), and nothing a seat may not see. Such a move is
+:class:`~cardenvs.zheng_shang_you.actions.Pass`, a :class:`~cardenvs.zheng_shang_you.combos.Combo` (``kind``,
+``group``, ``length``, ``top`` rank id, ``cards`` as card indices ascending, ``wild``, ``suited``), or in the
+exchange between deals :class:`~cardenvs.zheng_shang_you.actions.Give` (``card``) and
+:class:`~cardenvs.zheng_shang_you.actions.Take` (``slot``); its feature row follows
+:func:`cardenvs.zheng_shang_you.features.move_layout`.
 
-:class:`MovePolicy` is the base for a policy that picks whole moves: write ``choose(observation, moves, features)``
-and it plays the chosen move's remaining sub-steps on the decisions that follow.
-
-Games with moves here: Zheng Shang You. A move is :class:`~cardenvs.zheng_shang_you.actions.Pass`, a
-:class:`~cardenvs.zheng_shang_you.combos.Combo` (``kind``, ``group``, ``length``, ``top`` rank value, ``cards`` as
-pick indices ascending, ``wild``, ``suited``), or in the exchange between deals
-:class:`~cardenvs.zheng_shang_you.actions.Give` (``card``) and :class:`~cardenvs.zheng_shang_you.actions.Take`
-(``slot``); a move's feature row follows :func:`cardenvs.zheng_shang_you.features.move_layout`.
+:class:`MovePolicy` is the base for a policy that picks whole moves, in every game: write ``choose(observation,
+moves, features)`` and it plays the chosen move's remaining sub-steps on the decisions that follow. In the games
+whose moves are not rebuilt from the observation (Verish' ne verish' and Yukushi claims, Goninkan's show and
+Yoninkan's trick-1 declaration, Kyuuri's single cards) it reads them off a world the seat cannot tell from the true
+one, which every game loop hands it (``sit``, as to a search agent): the engine's ``legal_moves()`` there, with no
+feature columns.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.core.engine import RulesEngine
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.registry import game_name
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take, ids, move_actions_from_start
@@ -83,24 +87,74 @@ def game_moves(context: PolicyContext) -> GameMoves:
     return GAMES[game](context)
 
 
+class Worlds(Protocol):
+    """What a game loop hands a policy with ``sit`` (:class:`~cardenvs.agents.search.InformationSets`)."""
+
+    def sample(self, rng: np.random.Generator) -> RulesEngine[Any]: ...
+
+
 class MovePolicy(PlanningPolicy):
     """A policy that chooses among complete legal moves; the sub-steps of the chosen move are played for it.
 
     Write :meth:`choose`. At each fresh decision it gets the seat's legal moves and their feature rows and returns
     the index of the move to play; :meth:`act` returns that move's first action id and the following ones at the
-    seat's next decisions (while they stay legal: a plan that the game cut short is dropped)."""
+    seat's next decisions (while they stay legal: a plan that the game cut short is dropped). Zheng Shang You's
+    moves come from the observation (:func:`legal_moves`); other games' from a sampled world (see the module
+    docstring), so outside the project's game loops call ``sit(InformationSets(env))`` after each reset."""
+
+    def __init__(self, context: PolicyContext, seed: int | None = None):
+        super().__init__(context, seed)
+        self.worlds: Worlds | None = None
+        self.world_rng = np.random.default_rng(seed)
+        """Draws the sampled worlds (apart from ``rng``, so that sampling leaves the policy's own draws alone)."""
+
+    def sit(self, tables: Worlds) -> None:
+        """Take the determinizations of a new game (called by every game loop; see :mod:`agents.search`)."""
+        self.worlds = tables
 
     def decide(self, observation: Observation) -> int:
-        moves = legal_moves(observation, self.context)
-        choice = self.choose(observation, moves, move_features(moves, self.context))
+        reader = self.moves_now()
+        moves = reader.moves(observation)
+        choice = self.choose(observation, moves, reader.features(moves))
         if not 0 <= choice < len(moves):
             raise IndexError(f"{self.name} chose move {choice} of {len(moves)} legal moves")
-        first, *self.plan = move_actions(moves[choice], observation, self.context)
+        first, *self.plan = reader.actions(moves[choice], observation)
         return first
+
+    def moves_now(self) -> GameMoves:
+        """The move reader of this decision."""
+        if game_name(self.context.env_id) in GAMES:
+            return game_moves(self.context)
+        if self.worlds is None:
+            raise RuntimeError(
+                f"{self.name} reads {self.context.env_id}'s moves off sampled worlds: play it through play_episode or "
+                "a tournament, or call policy.sit(cardenvs.agents.search.InformationSets(env)) after each reset"
+            )
+        return WorldMoves(self.worlds.sample(self.world_rng))
 
     @abstractmethod
     def choose(self, observation: Observation, moves: list[Hashable], features: np.ndarray) -> int:
-        """The index in ``moves`` of the move to play (``features[i]`` is the feature row of ``moves[i]``)."""
+        """The index in ``moves`` of the move to play (``features[i]`` is the feature row of ``moves[i]``; a game
+        without move features gives rows of width 0)."""
+
+
+class WorldMoves:
+    """Any game's moves, read off one world the deciding seat cannot tell from the true one: its own hand and all
+    it has seen are kept, so the engine's ``legal_moves()`` there are the seat's true legal moves."""
+
+    def __init__(self, world: RulesEngine[Any]):
+        self.world = world
+
+    def moves(self, observation: Observation) -> list[Hashable]:
+        if not np.array_equal(self.world.legal_mask(), observation["action_mask"]):
+            raise ValueError("the sampled world is not at this observation's decision")
+        return self.world.legal_moves()
+
+    def actions(self, move: Hashable, observation: Observation) -> list[int]:
+        return self.world.move_actions(move)
+
+    def features(self, moves: Sequence[Hashable]) -> np.ndarray:
+        return np.zeros((len(moves), 0), dtype=np.float32)
 
 
 class ZsyMoves:

@@ -13,7 +13,9 @@ import pytest
 
 import cardenvs
 from cardenvs.agents import PolicyContext
-from cardenvs.agents.moves import MovePolicy, legal_moves, move_actions, move_features
+from cardenvs.agents.moves import MovePolicy, WorldMoves, legal_moves, move_actions, move_features
+from cardenvs.agents.play import play_episode
+from cardenvs.agents.search import InformationSets
 from cardenvs.agents.tournament import Tournament
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take
 from cardenvs.zheng_shang_you.combos import Combo
@@ -133,3 +135,53 @@ def test_the_documented_file_policy_plays_whole_tournaments_without_an_illegal_m
         tournament = Tournament("zheng_shang_you-v0", entrants, games=2, options=options)
         result = tournament.run(tmp_path / f"t{options.get('num_players', 4)}.sqlite", workers=1, move_timeout=None)
         assert result.played_now == len(result.records) >= 2  # an illegal move would have stopped the tournament
+
+
+OTHER_GAMES = [e for e in cardenvs.ENV_IDS if "zheng_shang_you" not in e]
+
+
+class AnyMove(MovePolicy):
+    """Plays a uniformly random complete move."""
+
+    def choose(self, observation: Any, moves: list[Hashable], features: np.ndarray) -> int:
+        assert features.shape == (len(moves), 0)
+        return int(self.rng.integers(len(moves)))
+
+
+@pytest.mark.parametrize("env_id", OTHER_GAMES)
+def test_other_games_moves_read_off_a_sampled_world_are_the_true_ones(env_id: str) -> None:
+    env = cardenvs.make(env_id)
+    tables, rng, steps, longest = InformationSets(env), np.random.default_rng(5), 0, 0
+    for seed in range(12):  # until a move of several sub-steps came up (Goninkan's show: deals 2 and 3 only)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            game = env.unwrapped.game
+            reader = WorldMoves(tables.sample(rng))
+            moves = reader.moves(observation)
+            assert set(moves) == set(game.legal_moves())
+            actions = [reader.actions(m, observation) for m in moves]
+            assert actions == [game.move_actions(m) for m in moves]
+            longest = max(longest, *map(len, actions))
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+        if steps > 20 and (longest > 1 or "kyuuri" in env_id):  # Kyuuri's moves are single cards
+            break
+    assert steps > 20 and (longest > 1 or "kyuuri" in env_id), longest
+
+
+@pytest.mark.parametrize("env_id", OTHER_GAMES)
+def test_a_move_policy_plays_every_game_through_its_sub_steps(env_id: str) -> None:
+    env = cardenvs.make(env_id)
+    context = PolicyContext.from_env(env)
+    seats = [AnyMove(context) for _ in env.possible_agents]
+    for seed in range(2):
+        result = play_episode(env, seats, seed=seed)  # an illegal sub-step would raise PolicyFault
+        assert result.decisions > 0 and not result.truncated
+    alone = AnyMove(context)
+    env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="InformationSets"):
+        alone.act(env.observe(env.agent_selection))
