@@ -83,7 +83,10 @@ def game_moves(context: PolicyContext) -> GameMoves:
     """The move reader of the context's game; a game without one is refused, naming those that have one."""
     game = game_name(context.env_id)
     if game not in GAMES:
-        raise ValueError(f"no complete-move lists for {context.env_id}; games with them: {', '.join(GAMES)}")
+        raise ValueError(
+            f"no complete-move lists from the observation for {context.env_id} (games with them: {', '.join(GAMES)}); "
+            "a MovePolicy reads any game's moves off sampled worlds"
+        )
     return GAMES[game](context)
 
 
@@ -107,6 +110,11 @@ class MovePolicy(PlanningPolicy):
         self.worlds: Worlds | None = None
         self.world_rng = np.random.default_rng(seed)
         """Draws the sampled worlds (apart from ``rng``, so that sampling leaves the policy's own draws alone)."""
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self.world_rng = np.random.default_rng(seed)
 
     def sit(self, tables: Worlds) -> None:
         """Take the determinizations of a new game (called by every game loop; see :mod:`agents.search`)."""

@@ -107,7 +107,7 @@ def test_bad_requests_get_clear_errors() -> None:
             move_actions(other, env.observe(seat), context)
     kyuuri = cardenvs.make("kyuuri-v0")
     kyuuri.reset(seed=0)
-    with pytest.raises(ValueError, match="games with them: zheng_shang_you"):
+    with pytest.raises(ValueError, match="games with them: zheng_shang_you"):  # a MovePolicy plays it (below)
         legal_moves(kyuuri.observe(kyuuri.agent_selection), PolicyContext.from_env(kyuuri))
 
 
@@ -181,6 +181,7 @@ def test_a_move_policy_plays_every_game_through_its_sub_steps(env_id: str) -> No
     for seed in range(2):
         result = play_episode(env, seats, seed=seed)  # an illegal sub-step would raise PolicyFault
         assert result.decisions > 0 and not result.truncated
+    assert play_episode(env, seats, seed=1).events == result.events  # the sampled worlds are drawn reproducibly
     alone = AnyMove(context)
     env.reset(seed=0)
     with pytest.raises(RuntimeError, match="InformationSets"):
