@@ -63,7 +63,7 @@ def benchmark_policy(ns: argparse.Namespace) -> int:
     env_id = definition(ns.game[0]).env_id
     board = Path(ns.add_to) if ns.add_to else None
     shipped = leaderboard.default_path(env_id, ns.suite)
-    if board is not None and not board.exists() and shipped.exists():
+    if board is not None and not board.exists() and leaderboard.load(shipped).get("suite") == ns.suite:
         board.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shipped, board)
     if ns.policy.startswith("llm:"):

@@ -46,7 +46,8 @@ def evaluate(
     card = score_card(suite_games, policy, results, games)
     card.seconds = time.perf_counter() - start
     board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id, suite))
-    others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy]}
+    same_suite = board.get("suite", suite) == suite  # a board of another version ranks nothing here
+    others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy and same_suite]}
     card.rank, card.leaderboard_size = leaderboard.rank(others, card.overall.margin.value)
     card.exploitability = leaderboard.exploitability_bound(suite_games.env_id, policy)
     return card
