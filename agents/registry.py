@@ -124,12 +124,14 @@ ZOO: dict[str, dict[str, str]] = {
     "verish_ne_verish": {"verish_ne_verish/truthful_ppo": "zoo:verish_ne_verish/truthful_ppo"},
     "yukushi": {"yukushi/ppo_tuned": "zoo:yukushi/ppo_tuned", "yukushi/ppo": "zoo:yukushi/ppo"},
     "kyuuri": {"kyuuri/ppo_tuned": "zoo:kyuuri/ppo_tuned", "kyuuri/ppo": "zoo:kyuuri/ppo"},
-    "goninkan": {"goninkan/improved": "zoo:goninkan/improved", "goninkan/imitation": "zoo:goninkan/imitation"},
+    "goninkan": {"goninkan/improved": "zoo:goninkan/improved"},
     "yoninkan": {"yoninkan/ppo": "zoo:yoninkan/ppo"},
     "zheng_shang_you": {"zheng_shang_you/ppo": "zoo:zheng_shang_you/ppo"},
 }
 """Game → zoo agent name → spec: the shipped zoo agents (:func:`agents.zoo.zoo_names`, strongest first) that the
-benchmark's leaderboards rank beside the bots (the strongest is also a gauntlet-v2 opponent)."""
+benchmark's leaderboards rank beside the bots (the strongest is also a gauntlet-v2 opponent). Left out:
+``goninkan/imitation``, weaker than ``improved`` and about 60 ms a move (2 s a game), which alone would make
+Goninkan's leaderboard take over an hour."""
 
 
 def registered_names(env_id: str | None = None) -> list[str]:

@@ -14,8 +14,8 @@ import cardenvs
 from cardenvs.agents.benchmark import evaluate, gauntlet, leaderboard, shipped_policies
 from cardenvs.agents.benchmark.card import summary_json
 from cardenvs.agents.benchmark.suites import OPPONENTS_V1
-from cardenvs.agents.registry import POLICIES
-from cardenvs.agents.zoo import zoo_names
+from cardenvs.agents.registry import POLICIES, ZOO
+from cardenvs.agents.zoo import fitting_zoo_names, zoo_names
 from cardenvs.experiments import benchmark
 from cardenvs.registry import game_name
 from tests.user_policies import write_policy
@@ -35,10 +35,12 @@ def test_every_game_has_a_v1_suite_with_random_and_every_rule_bot(env_id: str) -
 
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
-def test_the_leaderboard_rows_are_random_the_rule_bots_and_every_shipped_zoo_agent(env_id: str) -> None:
+def test_the_leaderboard_rows_are_random_the_rule_bots_and_the_shipped_zoo_agents(env_id: str) -> None:
     bots = [name for name, (game, _) in POLICIES.items() if game == game_name(env_id)]
-    assert shipped_policies(env_id) == ["random", *bots, *zoo_names(env_id)]
-    assert zoo_names(env_id)  # every game has a zoo row
+    rows = shipped_policies(env_id)
+    zoo = rows[len(bots) + 1 :]
+    assert rows[: len(bots) + 1] == ["random", *bots] and zoo == list(ZOO[game_name(env_id)].values())
+    assert zoo[0] == fitting_zoo_names(env_id)[0] and set(zoo) <= set(zoo_names(env_id))  # the strongest first
 
 
 def test_a_score_card_for_a_policy_file(tmp_path: Path) -> None:

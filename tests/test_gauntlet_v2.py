@@ -87,7 +87,8 @@ def test_goninkan_pairings_are_not_mirrored_and_play_both_ways() -> None:
     """Five seats take rotations of a seeded order whose A/B mix alternates by deal: not the same games."""
     suite = gauntlet("goninkan-v1")
     there = suite.tournament("random", "goninkan/rule", 20)
-    back = suite._tournament("goninkan/rule", "random", 20)
+    back = suite.pairing("goninkan/rule", "random", 20)
     assert swapped_seatings(back, there) is None
     four = gauntlet("yoninkan-v1")
-    assert swapped_seatings(four._tournament("yoninkan/rule", "random", 8), four.tournament("random", "yoninkan/rule", 8))
+    there, back = four.tournament("random", "yoninkan/rule", 8), four.pairing("yoninkan/rule", "random", 8)
+    assert swapped_seatings(back, there)

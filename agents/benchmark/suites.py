@@ -87,9 +87,10 @@ class Gauntlet:
 
     def tournament(self, policy: str, opponent: str, games: int | None = None) -> Tournament:
         """The tournament of ``policy`` against one opponent (``games`` overrides the suite's budget)."""
-        return self._tournament(policy, self.spec(opponent), games)
+        return self.pairing(policy, self.spec(opponent), games)
 
-    def _tournament(self, policy: str, opponent_spec: str, games: int | None) -> Tournament:
+    def pairing(self, policy: str, opponent_spec: str, games: int | None = None) -> Tournament:
+        """The tournament of ``policy`` against any spec on the suite's deals (its stored twin, say)."""
         entrants = [f"{POLICY}={policy}", f"{OPPONENT}={opponent_spec}"]
         return Tournament(self.env_id, entrants, games=games or self.games, options=dict(self.options), seed=self.seed)
 
@@ -111,7 +112,7 @@ class Gauntlet:
             db = version / slug(policy) / slug(spec) / "tournament.sqlite"
             twin_db = version / slug(spec) / slug(policy) / "tournament.sqlite"
             if self.reuse_swapped and spec != policy and twin_db.exists():
-                twin = self._tournament(spec, policy, games)
+                twin = self.pairing(spec, policy, games)
                 seatings = swapped_seatings(twin, tournament)
                 if seatings is not None:
                     stored = twin.run(twin_db, workers=workers, progress=progress, move_timeout=move_timeout)
