@@ -106,6 +106,9 @@ def test_shipped_leaderboards_carry_the_exploitability_table(env_id: str) -> Non
     assert leaderboard.with_exploitability(board) == board  # the stored board is up to date with the table
     for row in board["rows"]:
         bound = row["exploitability"]
+        if row["spec"] not in table:  # a zoo agent the table has not measured yet
+            assert bound is None and row["spec"].startswith("zoo:")
+            continue
         assert bound["value"] == table[row["spec"]]["lower_bound"]["value"] and bound["deals"] >= 5
         column = leaderboard._exploitability(bound)  # "≥ …" only where the interval lies above 0
         assert column in leaderboard.default_path(env_id).with_suffix(".md").read_text()
