@@ -6,7 +6,9 @@ only the labels swapped), its results are the A-against-B records with the roles
 common (they depend on the deal and the seat only), so the games themselves are identical too. This holds with
 2 or 4 seats (every arrangement of A B A B is played in each deal) but not, for example, with Goninkan's five
 seats (rotations of a seeded base order whose A/B mix alternates from deal to deal): :func:`swapped_seatings`
-checks it game by game, and where it fails the pairing is played both ways.
+checks it game by game, and where it fails the pairing is played both ways. (A policy is built with a seed that
+depends on its entrant index too, but every game resets it with the common seed of its deal and seat; one that
+ignored ``reset(seed)`` and drew from its construction seed would be the exception.)
 """
 
 from __future__ import annotations
