@@ -9,12 +9,30 @@ show the two best cards of the longest suit, and choose the trump where hand and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
 from cardenvs.goninkan.ruleset import ruleset
 from cardenvs.goninkan.tricks import card_strength
+
+
+@dataclass(frozen=True)
+class Trick:
+    """What a follower sees of the trick in play."""
+
+    led: int
+    trump: int
+    number: int
+    """The trick's number in the deal, from 1."""
+    best: int
+    """The strength of the card winning the trick so far."""
+    honours: int
+    """Honours on the trick."""
+    partner_wins: bool
+    """A player I know to be on my side is winning it."""
+
 
 DECISIONS = ("play", "declare", "lead_choice", "show", "trump", "sweep", "blind_swap")
 
@@ -60,32 +78,50 @@ class KankeiRuleBot(PlanningPolicy):
     # ------------------------------------------------------------------ card play
     def _play(self, observation: Mapping[str, np.ndarray], mask: np.ndarray, hand: np.ndarray) -> int:
         legal_plain: list[int] = np.flatnonzero(mask[self.plain_ids]).tolist()
-        can_follow_joker = bool(mask[self.joker.offset])
-        trick = self.view(observation, "trick").reshape(self.n, self.d)
-        played = [(seat, int(np.flatnonzero(row)[0])) for seat, row in enumerate(trick) if row.any()]
-        trump = one_hot_index(self.view(observation, "trump"))
-        trick_no = one_hot_index(self.view(observation, "trick_number")) + 1
-        if not played:
+        trick = self._trick(observation)
+        if trick is None:
             if not legal_plain:
                 return self.lead_joker[self._suit_to_name(observation, hand)]
-            return self.play[self._lead(legal_plain, observation, trump)]
+            return self.play[self._lead(legal_plain, observation, one_hot_index(self.view(observation, "trump")))]
+        if not legal_plain:
+            return self.joker.offset
+        return self._follow(observation, trick, legal_plain, bool(mask[self.joker.offset]))
+
+    def _trick(self, observation: Mapping[str, np.ndarray]) -> Trick | None:
+        """The trick being played (``None`` when I lead)."""
+        cards = self.view(observation, "trick").reshape(self.n, self.d)
+        played = {seat: int(np.flatnonzero(row)[0]) for seat, row in enumerate(cards) if row.any()}
+        if not played:
+            return None
+        trump = one_hot_index(self.view(observation, "trump"))
+        trick_no = one_hot_index(self.view(observation, "trick_number")) + 1
         led = one_hot_index(self.view(observation, "led_suit"))
         leader = one_hot_index(self.view(observation, "leader"))
         best_seat = one_hot_index(self.view(observation, "trick_winner"))
-        best = self._strength(dict(played)[best_seat], best_seat == leader, led, trump, trick_no)
-        honours = sum(self.cards.honour[c] for _, c in played)
-        mates = self._partners(observation)
-        if not legal_plain:
+        best = self._strength(played[best_seat], best_seat == leader, led, trump, trick_no)
+        honours = sum(self.cards.honour[c] for c in played.values())
+        partner_wins = best_seat in self._partners(observation)
+        return Trick(led, trump, trick_no, best, honours, partner_wins)
+
+    def _follow(self, observation: Mapping[str, np.ndarray], trick: Trick, legal: list[int], joker: bool) -> int:
+        """Following to ``trick`` with ``legal`` plain cards (``joker``: the joker may be played)."""
+        if trick.partner_wins:
+            return self.play[max(legal, key=lambda c: (self.cards.honour[c], -self._rank_order(c, trick.trump)))]
+        if joker and trick.honours >= 2:
             return self.joker.offset
-        if best_seat in mates:
-            return self.play[max(legal_plain, key=lambda c: (self.cards.honour[c], -self._rank_order(c, trump)))]
-        if can_follow_joker and honours >= 2:
-            return self.joker.offset
-        winners = [c for c in legal_plain if self._strength(c, False, led, trump, trick_no) > best]
-        worth = honours > 0 or any(self.cards.honour[c] for c in winners)
-        if winners and worth:
-            return self.play[min(winners, key=lambda c: self._strength(c, False, led, trump, trick_no))]
-        return self.play[min(legal_plain, key=lambda c: (self.cards.honour[c], self._rank_order(c, trump)))]
+        winners = self._winners(trick, legal)
+        if winners and (trick.honours > 0 or any(self.cards.honour[c] for c in winners)):
+            return self.play[winners[0]]
+        return self._discard(trick, legal)
+
+    def _winners(self, trick: Trick, legal: list[int]) -> list[int]:
+        """The legal cards that would win the trick now, cheapest first."""
+        strength = {c: self._strength(c, False, trick.led, trick.trump, trick.number) for c in legal}
+        return sorted((c for c in legal if strength[c] > trick.best), key=strength.__getitem__)
+
+    def _discard(self, trick: Trick, legal: list[int]) -> int:
+        """The cheapest card to throw away: no honour, low rank, no trump."""
+        return self.play[min(legal, key=lambda c: (self.cards.honour[c], self._rank_order(c, trick.trump)))]
 
     def _lead(self, legal: list[int], observation: Mapping[str, np.ndarray], trump: int) -> int:
         aces = [c for c in legal if self.cards.rank[c] == 12 and self.cards.suit[c] != trump]

@@ -14,7 +14,8 @@ import cardenvs
 from cardenvs.agents.benchmark import evaluate, gauntlet, leaderboard, shipped_policies
 from cardenvs.agents.benchmark.card import summary_json
 from cardenvs.agents.benchmark.suites import OPPONENTS_V1
-from cardenvs.agents.registry import POLICIES
+from cardenvs.agents.registry import POLICIES, ZOO
+from cardenvs.agents.zoo import fitting_zoo_names, zoo_names
 from cardenvs.experiments import benchmark
 from cardenvs.registry import game_name
 from tests.user_policies import write_policy
@@ -22,22 +23,31 @@ from tests.user_policies import write_policy
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "verish_ne_verish-v0"
 GAMES = 24
+V1 = "gauntlet-v1"
 
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_every_game_has_a_v1_suite_with_random_and_every_rule_bot(env_id: str) -> None:
-    suite = gauntlet(env_id)
+    suite = gauntlet(env_id, "gauntlet-v1")
     bots = {name for name, (game, _) in POLICIES.items() if game == game_name(env_id)}
     assert suite.opponents[0] == "random" and set(suite.opponents[1:]) == bots
-    assert shipped_policies(env_id) == ["random", *sorted(bots, key=list(POLICIES).index)]
     assert set(OPPONENTS_V1) == {game_name(i) for i in cardenvs.ENV_IDS}
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_the_leaderboard_rows_are_random_the_rule_bots_and_the_shipped_zoo_agents(env_id: str) -> None:
+    bots = [name for name, (game, _) in POLICIES.items() if game == game_name(env_id)]
+    rows = shipped_policies(env_id)
+    zoo = rows[len(bots) + 1 :]
+    assert rows[: len(bots) + 1] == ["random", *bots] and zoo == list(ZOO[game_name(env_id)].values())
+    assert zoo[0] == fitting_zoo_names(env_id)[0] and set(zoo) <= set(zoo_names(env_id))  # the strongest first
 
 
 def test_a_score_card_for_a_policy_file(tmp_path: Path) -> None:
     spec = f"{write_policy(tmp_path / 'user')}:PBluffer?p=0.5"
     board = tmp_path / "board.json"
     board.write_text(json.dumps({"rows": [{"name": "x", "spec": "x", "margin": {"value": 5.0}}]}))
-    card = evaluate(spec, GAME, games=GAMES, workers=1, out_dir=tmp_path / "runs", leaderboard_path=board)
+    card = evaluate(spec, GAME, suite=V1, games=GAMES, workers=1, out_dir=tmp_path / "runs", leaderboard_path=board)
     assert [row.opponent for row in card.opponents] == ["random", "verish_ne_verish/rule"]
     assert all(row.summary.games == GAMES for row in card.opponents) and card.overall.games == 2 * GAMES
     assert card.overall.margin.low <= card.overall.margin.value <= card.overall.margin.high
@@ -47,23 +57,30 @@ def test_a_score_card_for_a_policy_file(tmp_path: Path) -> None:
     assert "| `verish_ne_verish/rule` |" in text and "bluff_rate" in text and "Rank 2 of 2" in text
     data = json.loads(card.json_text())
     assert data["opponents"]["random"]["games"] == GAMES and data["exploitability"] is None
-    again = evaluate(spec, GAME, games=GAMES, workers=1, out_dir=tmp_path / "runs", leaderboard_path=board)
+    again = evaluate(spec, GAME, suite=V1, games=GAMES, workers=1, out_dir=tmp_path / "runs", leaderboard_path=board)
     assert summary_json(again.overall) == summary_json(card.overall)  # the stored games, found again
 
 
-def test_leaderboards_rank_rows_and_render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(leaderboard, "LEADERBOARDS", tmp_path / "boards")
+def test_leaderboards_rank_rows_and_render(tmp_path: Path) -> None:
+    shipped = leaderboard.default_path(GAME).read_bytes()
     assert benchmark.main(["--leaderboard", "--game", GAME, "--games", "12", "--workers", "1",
-                           "--out", str(tmp_path / "runs")]) == 0  # fmt: skip
+                           "--out", str(tmp_path / "runs"), "--boards", str(tmp_path / "boards")]) == 0  # fmt: skip
+    assert leaderboard.default_path(GAME).read_bytes() == shipped  # --boards: the shipped board is left alone
     board = leaderboard.load(tmp_path / "boards" / "verish_ne_verish.json")
-    assert board["rows"][0]["name"] == "verish_ne_verish/rule"
-    assert {r["name"] for r in board["rows"]} == {"random", "verish_ne_verish/rule"}
-    assert all(r["shipped"] and r["exploitability"]["deals"] >= 5 for r in board["rows"])  # the shipped table's
+    assert board["suite"] == "gauntlet-v2"
+    assert [r["name"] for r in board["rows"]] == [r["name"] for r in board["rows"] if r["shipped"]]
+    assert {r["name"] for r in board["rows"]} == {"random", "verish_ne_verish/rule", *zoo_names(GAME)}
+    assert all(r["exploitability"]["deals"] >= 5 for r in board["rows"] if r["name"] in POLICIES)  # the table's
     assert "reduced budget: 12 games per opponent" in board["note"]
     page = (tmp_path / "boards" / "verish_ne_verish.md").read_text()
-    assert "| 1 | `verish_ne_verish/rule` |" in page and "reduced budget" in page
+    assert "reduced budget" in page and "| `zoo:verish_ne_verish/truthful_ppo` |" in page
+    assert board["opponents"] == gauntlet(GAME).described()
+    for opponent in board["opponents"]:  # the page names every opponent with its style, above the table
+        line = f"- `{opponent['name']}`"
+        assert line in page and opponent["style"] in page and page.index(line) < page.index("| rank |")
+        assert all(opponent["name"] in row["opponents"] for row in board["rows"])
     margins = [r["margin"]["value"] for r in board["rows"]]
-    assert margins == sorted(margins, reverse=True) and leaderboard.rank(board, math.inf) == (1, 3)
+    assert margins == sorted(margins, reverse=True) and leaderboard.rank(board, math.inf) == (1, 4)
 
 
 def test_the_command_line_benchmarks_a_file_and_adds_it_to_a_local_board(tmp_path: Path) -> None:
@@ -89,6 +106,9 @@ def test_shipped_leaderboards_carry_the_exploitability_table(env_id: str) -> Non
     assert leaderboard.with_exploitability(board) == board  # the stored board is up to date with the table
     for row in board["rows"]:
         bound = row["exploitability"]
+        if row["spec"] not in table:  # a zoo agent the table has not measured yet
+            assert bound is None and row["spec"].startswith("zoo:")
+            continue
         assert bound["value"] == table[row["spec"]]["lower_bound"]["value"] and bound["deals"] >= 5
         column = leaderboard._exploitability(bound)  # "≥ …" only where the interval lies above 0
         assert column in leaderboard.default_path(env_id).with_suffix(".md").read_text()

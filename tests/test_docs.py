@@ -45,12 +45,12 @@ def test_the_benchmark_page_runs_from_a_policy_file_to_its_score_card(
     for name, source in files.items():
         (tmp_path / name).write_text(source)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(suites, "GAMES_V1", dict.fromkeys(suites.GAMES_V1, 12))  # the page's code at a smoke budget
+    monkeypatch.setattr(suites, "GAMES_V2", dict.fromkeys(suites.GAMES_V2, 12))  # the page's code at a smoke budget
     namespace: dict[str, Any] = {}
     for block in blocks:
         if block not in files.values():
             assert len(block.strip().splitlines()) < 10
             exec(compile(block, str(page), "exec"), namespace)
     card = namespace["card"]
-    assert card.overall.games == 2 * 12 and card.fingerprint
+    assert card.overall.games == len(suites.OPPONENTS_V2["verish_ne_verish"]) * 12 and card.fingerprint
     assert "docs/benchmark.md" in (DOCS.parent / "README.md").read_text()

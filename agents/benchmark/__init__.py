@@ -14,7 +14,7 @@ from pathlib import Path
 from cardenvs.agents.benchmark import leaderboard
 from cardenvs.agents.benchmark.card import OpponentRow, ScoreCard
 from cardenvs.agents.benchmark.scoring import POLICY, Summary, pooled, summarise
-from cardenvs.agents.benchmark.suites import SUITE, Gauntlet, gauntlet, shipped_policies
+from cardenvs.agents.benchmark.suites import SUITE, SUITES, Gauntlet, gauntlet, shipped_policies
 from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT, TournamentResult
 
 DEFAULT_OUT = Path("runs", "benchmark")
@@ -35,8 +35,9 @@ def evaluate(
     """Play ``policy`` (any spec, see :mod:`agents.specs`) through the gauntlet of ``env_id`` and return its
     score card, ranked on the leaderboard at ``leaderboard_path`` (default: the shipped one of the game).
 
-    ``games`` overrides the suite's games per opponent (the card says how many it played). Games are
-    stored under ``out_dir`` and found again by the next call with the same code (an edited policy plays anew).
+    ``suite``: the gauntlet version (:data:`~agents.benchmark.suites.SUITES`). ``games`` overrides the suite's
+    games per opponent (the card says how many it played). Games are stored under ``out_dir`` and found again by
+    the next call with the same code (an edited policy plays anew).
     ``move_timeout``: seconds a policy may think over a move; a failing game stops the gauntlet with
     :class:`~agents.tournament.faults.TournamentStopped` (its fault stored with the games)."""
     suite_games = gauntlet(env_id, suite)
@@ -44,8 +45,9 @@ def evaluate(
     results = suite_games.play(policy, out_dir, games, workers, progress, move_timeout)
     card = score_card(suite_games, policy, results, games)
     card.seconds = time.perf_counter() - start
-    board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id))
-    others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy]}
+    board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id, suite))
+    same_suite = board.get("suite", suite) == suite  # a board of another version ranks nothing here
+    others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy and same_suite]}
     card.rank, card.leaderboard_size = leaderboard.rank(others, card.overall.margin.value)
     card.exploitability = leaderboard.exploitability_bound(suite_games.env_id, policy)
     return card
@@ -69,6 +71,7 @@ def score_card(
 __all__ = [
     "DEFAULT_OUT",
     "SUITE",
+    "SUITES",
     "Gauntlet",
     "ScoreCard",
     "evaluate",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.benchmark.card import ScoreCard
+from cardenvs.agents.benchmark.suites import SUITE, gauntlet
 from cardenvs.agents.exploitability.verdict import verdict_text
 from cardenvs.registry import game_name
 
@@ -20,8 +21,11 @@ EXPLOITABILITY = LEADERBOARDS / "exploitability.json"
 """The shipped bots' exploitability table (``python -m experiments.exploitability --table``)."""
 
 
-def default_path(env_id: str) -> Path:
-    return LEADERBOARDS / f"{game_name(env_id)}.json"
+def default_path(env_id: str, suite: str = SUITE, folder: str | Path | None = None) -> Path:
+    """Where a game's board of ``suite`` lives: ``<game>.json`` for the default version, ``<game>-<suite>.json``
+    for another, in ``folder`` (default: the shipped boards)."""
+    name = game_name(env_id) + ("" if suite == SUITE else f"-{suite}")
+    return Path(folder or LEADERBOARDS) / f"{name}.json"
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -51,7 +55,8 @@ def row_of(card: ScoreCard, name: str, shipped: bool) -> dict[str, Any]:
 
 
 def with_row(board: dict[str, Any], card: ScoreCard, row: dict[str, Any], note: str = "") -> dict[str, Any]:
-    """``board`` with ``row`` added (replacing a row of the same name), sorted by margin, and the suite's facts."""
+    """``board`` with ``row`` added (replacing a row of the same name), sorted by margin, and the suite's facts
+    (its opponents with their style lines among them)."""
     if board.get("suite", card.suite) != card.suite or board.get("env_id", card.env_id) != card.env_id:
         board_is = f"{board.get('env_id')} {board.get('suite')}"
         raise ValueError(f"the leaderboard is for {board_is}, the card for {card.env_id} {card.suite}")
@@ -62,6 +67,7 @@ def with_row(board: dict[str, Any], card: ScoreCard, row: dict[str, Any], note: 
         "env_id": card.env_id,
         "options": card.options,
         "note": note or board.get("note", ""),
+        "opponents": gauntlet(card.env_id, card.suite).described(),
         "rows": rows,
     }
 
@@ -140,6 +146,8 @@ def render(board: dict[str, Any]) -> str:
     ]
     if board.get("note"):
         lines += [board["note"], ""]
+    if board.get("opponents"):
+        lines += ["Opponents:", "", *(_opponent_line(o) for o in board["opponents"]), ""]
     header = ["rank", "policy", "margin", "score", "win rate", *(f"vs `{o}`" for o in opponents), "exploitability"]
     lines += ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
     for place, row in enumerate(rows, 1):
@@ -154,6 +162,12 @@ def render(board: dict[str, Any]) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _opponent_line(opponent: dict[str, str]) -> str:
+    """``- `label`: style`` (with the spec where the label is not one)."""
+    spec = "" if opponent["spec"] == opponent["name"] else f" (`{opponent['spec']}`)"
+    return f"- `{opponent['name']}`{spec}: {opponent['style']}"
 
 
 def _exploitability(bound: dict[str, Any] | None) -> str:

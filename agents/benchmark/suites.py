@@ -1,10 +1,16 @@
 """The gauntlet: a fixed, versioned suite of opponents per game, and the tournaments that measure a policy on it.
 
-``gauntlet-v1``, per game at its default player count: random play and every rule-bot style of the game (the
-zoo's trained agents join in a later version, once they are shipped), each met in its own duplicate-deal
-tournament of the policy against that opponent (the two fill the seats alternately, every seating of each deal
-is played), on fixed deal seeds. A version never changes once published: new opponents or budgets make a new
-version, so scores of one version stay comparable.
+Each opponent is met in its own duplicate-deal tournament of the policy against it (the two fill the seats
+alternately, every seating of each deal is played), on fixed deal seeds, at the game's default player count.
+
+* ``gauntlet-v1``: random play and every rule-bot style of the game.
+* ``gauntlet-v2`` (the default): those, the style players of :mod:`agents.yardstick` (never-lie, always- and
+  never-challenge players in the bluffing games, greedy and cautious players in the others) and the strongest
+  zoo agent, with v1's budgets (:mod:`agents.benchmark.opponents`). A pairing already stored the other way
+  round is reused with the roles swapped where that gives exactly the same games (:mod:`agents.benchmark.mirror`).
+
+A version never changes once published: new opponents or budgets make a new version, so scores of one version
+stay comparable.
 """
 
 from __future__ import annotations
@@ -15,14 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardenvs.agents.benchmark.mirror import swapped_result, swapped_seatings
+from cardenvs.agents.benchmark.opponents import OPPONENTS_V2, opponent_spec, style_line
 from cardenvs.agents.benchmark.scoring import OPPONENT, POLICY
 from cardenvs.agents.registry import POLICIES
 from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT, Tournament, TournamentResult
 from cardenvs.registry import definition, game_name
 
-SUITE = "gauntlet-v1"
+V1, V2 = "gauntlet-v1", "gauntlet-v2"
+SUITE = V2
+"""The default version."""
+SUITES = (V1, V2)
 SEED = 20261125
-"""The tournament seed of every gauntlet-v1 tournament: the same deals for every policy and opponent."""
+"""The tournament seed of every gauntlet tournament (both versions): the same deals for every policy and opponent."""
 
 OPPONENTS_V1: dict[str, tuple[str, ...]] = {
     "verish_ne_verish": ("random", "verish_ne_verish/rule"),
@@ -45,6 +56,8 @@ each rule bot of the bluffing games (measured on Yukushi: ±0.034 and ±0.037) w
 cores for a policy as fast as the rule bots. Measured per game with the rule bot and 2 workers (docs/benchmark.md):
 Yoninkan's and Zheng Shang You's games are long (133 and 125 ms a game against 9–16 ms elsewhere), so they play
 900 and 600 games, about 4 minutes each; their leaderboards show the intervals that gives."""
+GAMES_V2: dict[str, int] = dict(GAMES_V1)
+"""gauntlet-v2's games per opponent: v1's (docs/benchmark.md has the time a full leaderboard takes)."""
 
 
 @dataclass(frozen=True)
@@ -58,12 +71,27 @@ class Gauntlet:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     """Game options (empty: the default player count and rules)."""
+    reuse_swapped: bool = False
+    """Take a pairing's games from its stored swapped twin where that is exact (v2 on; v1 stays as published)."""
+
+    def spec(self, opponent: str) -> str:
+        """The spec that plays the opponent labelled ``opponent``."""
+        if opponent not in self.opponents:
+            raise ValueError(f"{opponent!r} is not in {self.version} for {self.env_id}; it has {self.opponents}")
+        return opponent_spec(game_name(self.env_id), opponent)
+
+    def described(self) -> list[dict[str, str]]:
+        """Every opponent's label, spec and one-line style, in the suite's order."""
+        game = game_name(self.env_id)
+        return [{"name": o, "spec": self.spec(o), "style": style_line(game, o)} for o in self.opponents]
 
     def tournament(self, policy: str, opponent: str, games: int | None = None) -> Tournament:
         """The tournament of ``policy`` against one opponent (``games`` overrides the suite's budget)."""
-        if opponent not in self.opponents:
-            raise ValueError(f"{opponent!r} is not in {self.version} for {self.env_id}; it has {self.opponents}")
-        entrants = [f"{POLICY}={policy}", f"{OPPONENT}={opponent}"]
+        return self.pairing(policy, self.spec(opponent), games)
+
+    def pairing(self, policy: str, opponent_spec: str, games: int | None = None) -> Tournament:
+        """The tournament of ``policy`` against any spec on the suite's deals (its stored twin, say)."""
+        entrants = [f"{POLICY}={policy}", f"{OPPONENT}={opponent_spec}"]
         return Tournament(self.env_id, entrants, games=games or self.games, options=dict(self.options), seed=self.seed)
 
     def play(
@@ -77,24 +105,33 @@ class Gauntlet:
     ) -> dict[str, TournamentResult]:
         """Play (or resume, or find stored) every tournament of ``policy``; results by opponent. A failed game
         (see :meth:`Tournament.run <agents.tournament.runner.Tournament.run>`) stops it with its fault."""
-        folder = Path(out_dir) / game_name(self.env_id) / self.version / slug(policy)
+        version = Path(out_dir) / game_name(self.env_id) / self.version
         results = {}
         for opponent in self.opponents:
-            tournament = self.tournament(policy, opponent, games)
-            db = folder / slug(opponent) / "tournament.sqlite"
+            tournament, spec = self.tournament(policy, opponent, games), self.spec(opponent)
+            db = version / slug(policy) / slug(spec) / "tournament.sqlite"
+            twin_db = version / slug(spec) / slug(policy) / "tournament.sqlite"
+            if self.reuse_swapped and spec != policy and twin_db.exists():
+                twin = self.pairing(spec, policy, games)
+                seatings = swapped_seatings(twin, tournament)
+                if seatings is not None:
+                    stored = twin.run(twin_db, workers=workers, progress=progress, move_timeout=move_timeout)
+                    results[opponent] = swapped_result(stored, tournament, seatings)
+                    continue
             results[opponent] = tournament.run(db, workers=workers, progress=progress, move_timeout=move_timeout)
         return results
 
 
 def gauntlet(env_id: str, version: str = SUITE) -> Gauntlet:
     """The suite of ``version`` for a game."""
-    if version != SUITE:
-        raise ValueError(f"unknown gauntlet version {version!r}; there is {SUITE}")
+    if version not in SUITES:
+        raise ValueError(f"unknown gauntlet version {version!r}; there are {', '.join(SUITES)}")
     env_id = definition(env_id).env_id
     game = game_name(env_id)
-    if game not in OPPONENTS_V1:
-        raise ValueError(f"{SUITE} has no suite for {game}; it covers {sorted(OPPONENTS_V1)}")
-    return Gauntlet(SUITE, env_id, OPPONENTS_V1[game], GAMES_V1[game], SEED)
+    opponents, budgets = (OPPONENTS_V1, GAMES_V1) if version == V1 else (OPPONENTS_V2, GAMES_V2)
+    if game not in opponents:
+        raise ValueError(f"{version} has no suite for {game}; it covers {sorted(opponents)}")
+    return Gauntlet(version, env_id, opponents[game], budgets[game], SEED, reuse_swapped=version == V2)
 
 
 def shipped_policies(env_id: str) -> list[str]:
@@ -103,7 +140,7 @@ def shipped_policies(env_id: str) -> list[str]:
 
     game = game_name(env_id)
     bots = [name for name, (g, _) in POLICIES.items() if g == game]
-    return ["random", *bots, *(f"zoo:{name}" for name in sorted(ZOO.get(game, {})))]
+    return ["random", *bots, *ZOO.get(game, {}).values()]
 
 
 def slug(spec: str) -> str:
