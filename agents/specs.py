@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from cardenvs.agents import registry
 from cardenvs.agents.base import ForeignPolicy, Policy, PolicyContext
 from cardenvs.agents.policy_code import PolicyCodeError, load_file, load_module, module_source
+from cardenvs.agents.registry import POLICIES, policy_names
 from cardenvs.registry import game_name
 
 SpecLoader = Callable[[str, PolicyContext, "int | None"], Policy]
@@ -184,11 +184,11 @@ def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Poli
 
 
 def _registered(name: str, context: PolicyContext, seed: int | None) -> Policy:
-    if name not in registry.POLICIES:
+    if name not in POLICIES:
         raise SpecError(
-            f"unknown policy {name!r}; registered for {context.env_id}: {registry.policy_names(context.env_id)}"
+            f"unknown policy {name!r}; registered for {context.env_id}: {policy_names(context.env_id)}"
         )
-    game, factory = registry.POLICIES[name]
+    game, factory = POLICIES[name]
     if game is not None and game != game_name(context.env_id):
         raise SpecError(f"policy {name!r} plays {game}, not {context.env_id}")
     return factory(context, seed)
@@ -353,7 +353,7 @@ def fingerprint(parsed: PolicySpec, policy: Policy, module_name: str | None = No
 def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | None) -> Iterator[bytes]:
     modules = [module_name] if module_name else []
     if parsed.kind == "registered":
-        modules.append(registry.POLICIES[parsed.target][1].__module__)
+        modules.append(POLICIES[parsed.target][1].__module__)
     elif parsed.kind == "prefix" and (played_file := SPEC_PREFIXES[parsed.target].played_file) is not None:
         yield played_file(parsed.attribute).read_bytes()
     modules += [c.__module__ for c in type(policy).__mro__]
