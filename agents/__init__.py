@@ -7,6 +7,7 @@
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.random_policy import RandomPolicy
-from cardenvs.agents.registry import POLICIES, make_policy, policy_names
+from cardenvs.agents.registry import POLICIES, policy_names
+from cardenvs.agents.specs import make_policy
 
 __all__ = ["POLICIES", "Policy", "PolicyContext", "RandomPolicy", "make_policy", "policy_names"]

@@ -5,7 +5,7 @@ reads off the observation too (:class:`MoveFeatures`); the agent (:class:`Improv
 bot's move unless another legal play scores more than ``margin`` above it. The network is fitted by
 :mod:`experiments.rollout_improvement` on the advantages of every legal play in rolled-out worlds: one step of
 approximate policy iteration on the bot. Its checkpoint is the pickle-free actor format of
-:mod:`agents.sb3_policy` with one output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and
+:mod:`agents.weights` with one output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and
 ``meta["layout_hash"]`` (the env it was fitted on); the input is :data:`FEATURES` (no observation scaling: every
 feature is already in ``[0, 1]``). The player is deterministic: a sampling ``ckpt:`` spec plays it greedily too.
 """
@@ -18,8 +18,7 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.goninkan import DECISIONS, KankeiRuleBot, one_hot_index
-from cardenvs.agents.sb3_policy import ActorWeights
-from cardenvs.agents.zoo import context_layout_hash
+from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.registry import game_name
 
 MOVE_ADVANTAGES = "move-advantages"

@@ -1,7 +1,7 @@
 """Agents that score whole moves: a network Q(observation, move) values each legal move, the agent plays the best.
 
 Deep Monte-Carlo (Zha et al., DouZero, ICML 2021; :mod:`experiments.dmc`) trains such a network on the returns
-that followed each move. Its checkpoint is the pickle-free actor format of :mod:`agents.sb3_policy` with one
+that followed each move. Its checkpoint is the pickle-free actor format of :mod:`agents.weights` with one
 output and ``meta["kind"] == "move-values"``: the input is the observation vector followed by the move's feature
 vector (``obs_scale`` covers both). Only games whose moves have features can be played this way: Zheng Shang You
 (:func:`cardenvs.zheng_shang_you.features.move_layout`), whose plays are rebuilt from the observation as its rule
@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.weights import ActorWeights
 from cardenvs.agents.zheng_shang_you import ZsyRuleBot
 from cardenvs.registry import game_name
 from cardenvs.zheng_shang_you.actions import Pass

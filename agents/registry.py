@@ -1,9 +1,9 @@
-"""Policies by name, for tournaments, demos and the command line (any spec: :mod:`agents.specs`)."""
+"""Policies by name (random, the rule bots), for tournaments, demos and the command line. Any other spec
+(``ckpt:PATH``, ``zoo:GAME/NAME``, a file …) and :func:`~agents.specs.make_policy` are in :mod:`agents.specs`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.random_policy import RandomPolicy
@@ -73,53 +73,6 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
 """Policy name → (game it is written for, or ``None`` for any game; factory)."""
 
 
-def _checkpoint(greedy: bool) -> Callable[[str, PolicyContext, int | None], Policy]:
-    def load(path: str, context: PolicyContext, seed: int | None) -> Policy:
-        from cardenvs.agents.sb3_policy import checkpoint_policy  # NumPy only; torch just for a bare .zip
-
-        return checkpoint_policy(path, context, seed, greedy=greedy)
-
-    return load
-
-
-def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.search import search_policy
-
-    return search_policy(argument, context, seed)
-
-
-def _fastbot(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.fast_bots import fast_policy  # needs JAX
-    from cardenvs.agents.specs import SpecError
-
-    try:
-        return fast_policy(argument, context, seed)
-    except ValueError as error:  # a name with no array program, or another game's bot
-        raise SpecError(str(error)) from error
-
-
-CHECKPOINT_PREFIXES = ("ckpt", "ckpt-greedy")
-"""The prefixes whose argument is a checkpoint file (its bytes are part of an entrant's fingerprint)."""
-
-def _equilibrium(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.equilibria import equilibrium_policy
-
-    return equilibrium_policy(argument, context, seed)
-
-
-RESOLVERS: dict[str, Callable[[str, PolicyContext, int | None], Policy]] = {
-    "ckpt": _checkpoint(greedy=False),
-    "equilibrium": _equilibrium,
-    "ckpt-greedy": _checkpoint(greedy=True),
-    "search": _search,
-    "fastbot": _fastbot,
-}
-"""Spec prefix → loader: ``ckpt:PATH`` samples a trained checkpoint's policy, ``ckpt-greedy:PATH`` plays its argmax;
-``search:?simulations=200&rollout=NAME`` is the ISMCTS agent of :mod:`agents.search`; ``fastbot:NAME`` plays the
-array-program twin of the rule bot ``NAME`` (:mod:`agents.fast_bots`, needs JAX);
-``equilibrium:<game>-small`` an exact equilibrium of a small variant (:mod:`agents.equilibria`)."""
-
-
 ZOO: dict[str, dict[str, str]] = {
     "verish_ne_verish": {"verish_ne_verish/truthful_ppo": "zoo:verish_ne_verish/truthful_ppo"},
     "yukushi": {"yukushi/ppo_tuned": "zoo:yukushi/ppo_tuned", "yukushi/ppo": "zoo:yukushi/ppo"},
@@ -146,11 +99,3 @@ def policy_names(env_id: str | None = None) -> list[str]:
     from cardenvs.agents.zoo import zoo_names
 
     return [*registered_names(env_id), *zoo_names(env_id)]
-
-
-def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Policy:
-    """Build the policy any spec names (a registered name, ``file.py:Name``, ``module:Name``, ``ckpt:PATH`` …;
-    see :mod:`agents.specs`) for an env or a :class:`PolicyContext`."""
-    from cardenvs.agents.specs import make_policy as build  # agents.specs reads this registry
-
-    return build(spec, env_or_context, seed)

@@ -10,9 +10,11 @@ Accepted forms (:data:`ACCEPTED_FORMS`):
   ``python -m``);
 * either with keyword parameters ``…:Name?p=0.3&seed=2`` (values read as Python literals with
   ``ast.literal_eval``; ``seed`` fixes the policy's seed instead of the one the caller passes);
-* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:data:`agents.registry.RESOLVERS`);
+* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:mod:`agents.learned`);
 * ``zoo:GAME/NAME``: a trained agent shipped with the project (:mod:`agents.zoo`);
 * ``llm:MODEL?base_url=…``: a language model asked over the chat-completions API (:mod:`agents.llm`);
+* ``search:?…``, ``equilibrium:GAME-small``, ``fastbot:NAME``: the search agent, an exact equilibrium, a rule bot's
+  array program (every prefix is one entry of :data:`SPEC_PREFIXES`, the one table of prefixes);
 * ``py:package.module:Factory``: the older form, still accepted: always ``Factory(context, seed, **params)``.
 
 What ``Name`` may be (the calling convention):
@@ -34,18 +36,16 @@ import ast
 import copy
 import functools
 import hashlib
-import importlib
 import inspect
 import re
-import sys
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from cardenvs.agents import registry
 from cardenvs.agents.base import ForeignPolicy, Policy, PolicyContext
+from cardenvs.agents.policy_code import PolicyCodeError, load_file, load_module, module_source
+from cardenvs.agents.registry import POLICIES, policy_names
 from cardenvs.registry import game_name
 
 SpecLoader = Callable[[str, PolicyContext, "int | None"], Policy]
@@ -59,6 +59,8 @@ ACCEPTED_FORMS = """accepted policy specs:
   ckpt:PATH, ckpt-greedy:PATH a trained checkpoint (sampling, argmax)
   zoo:GAME/NAME               a trained agent shipped with cardenvs (agents.policy_names lists them)
   equilibrium:GAME-small      the exact equilibrium of a small variant (agents.equilibria)
+  search:?simulations=200     the ISMCTS search agent; rollout=NAME, prior=NAME and more (docs/search.md)
+  fastbot:NAME                the array-program twin of the rule bot NAME (agents.fast_bots, needs JAX)
   llm:MODEL?base_url=URL      a language model over an OpenAI-compatible chat-completions API (docs/llm.md)
   py:package.module:Factory   the older form: Factory(context, seed, **params)"""
 
@@ -98,8 +100,8 @@ def parse_spec(text: str) -> PolicySpec:
     if not spec:
         raise SpecError("empty policy spec")
     prefix, sep, argument = spec.partition(":")
-    if sep and prefix in _prefixes():
-        if prefix != "py":
+    if sep and (prefix in SPEC_PREFIXES or prefix == LEGACY_PREFIX):
+        if prefix != LEGACY_PREFIX:
             return PolicySpec(spec, "prefix", prefix, argument)
         module, sep, name = argument.partition(":")
         if not sep or not _MODULE_PATH.match(module):
@@ -146,63 +148,6 @@ def _identifier(name: str, spec: str) -> str:
     return name
 
 
-# ---------------------------------------------------------------------------------------------- loading code
-_FILE_MODULES: dict[tuple[str, str], types.ModuleType] = {}
-"""(resolved path, sha256 of its bytes) → the module run from those bytes."""
-_SOURCES: dict[str, bytes] = {}
-"""Module name → the bytes it was run from (file specs) or read from at import (module specs)."""
-
-
-def _load_file(path_text: str, spec: str) -> types.ModuleType:
-    """The module of a policy file, run once per content: an edited file is a new module, the old one stays."""
-    path = Path(path_text).expanduser().resolve()
-    if not path.is_file():
-        raise SpecError(f"{spec!r}: no file {path_text} (looked for {path})")
-    source = path.read_bytes()
-    key = (str(path), hashlib.sha256(source).hexdigest())
-    if key not in _FILE_MODULES:
-        name = f"_policy_file_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{key[1][:12]}"
-        module = types.ModuleType(name)
-        module.__file__ = str(path)
-        sys.modules[name] = module  # classes defined in it (dataclasses, pickling) look their module up here
-        sys.path.insert(0, str(path.parent))
-        try:
-            exec(compile(source, str(path), "exec"), module.__dict__)
-        except Exception as error:
-            del sys.modules[name]
-            raise SpecError(f"{spec!r}: running {path} failed: {type(error).__name__}: {error}") from error
-        finally:
-            sys.path.remove(str(path.parent))
-        _FILE_MODULES[key] = module
-        _SOURCES[name] = source
-    return _FILE_MODULES[key]
-
-
-def _load_module(module_name: str, spec: str) -> types.ModuleType:
-    """An importable module, imported again if its source file changed since it was imported."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise SpecError(
-            f"{spec!r}: cannot import {module_name} ({error}); is it on sys.path? "
-            "A file is written path/to/file.py:Name"
-        ) from error
-    current = _read_source(module)
-    if module_name in _SOURCES and current is not None and current != _SOURCES[module_name]:
-        module = importlib.reload(module)
-    if current is not None:
-        _SOURCES[module_name] = current
-    return module
-
-
-def _read_source(module: types.ModuleType) -> bytes | None:
-    try:
-        path = inspect.getsourcefile(module)
-    except TypeError:  # a built-in module
-        return None
-    return Path(path).read_bytes() if path and Path(path).is_file() else None
-
-
 # ---------------------------------------------------------------------------------------------- building
 def resolve_policy(spec: str, context: PolicyContext, seed: int | None = None) -> Policy:
     """Build the policy ``spec`` names for the game of ``context`` (one instance plays one seat)."""
@@ -221,9 +166,11 @@ def _resolve(spec: str, context: PolicyContext, seed: int | None) -> tuple[Polic
     if parsed.kind == "registered":
         return _registered(parsed.target, context, seed), None
     if parsed.kind == "prefix":
-        loader = SPEC_PREFIXES.get(parsed.target) or registry.RESOLVERS[parsed.target]
-        return loader(parsed.attribute, context, seed), None
-    module = _load_file(parsed.target, spec) if parsed.kind == "file" else _load_module(parsed.target, spec)
+        return SPEC_PREFIXES[parsed.target].loader(parsed.attribute, context, seed), None
+    try:
+        module = load_file(parsed.target, spec) if parsed.kind == "file" else load_module(parsed.target, spec)
+    except PolicyCodeError as error:
+        raise SpecError(str(error)) from error
     if not hasattr(module, parsed.attribute):
         public = sorted(n for n in vars(module) if not n.startswith("_"))
         raise SpecError(f"{spec!r}: {parsed.target} has no {parsed.attribute!r} (it defines {public})")
@@ -237,11 +184,11 @@ def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Poli
 
 
 def _registered(name: str, context: PolicyContext, seed: int | None) -> Policy:
-    if name not in registry.POLICIES:
+    if name not in POLICIES:
         raise SpecError(
-            f"unknown policy {name!r}; registered for {context.env_id}: {registry.policy_names(context.env_id)}"
+            f"unknown policy {name!r}; registered for {context.env_id}: {policy_names(context.env_id)}"
         )
-    game, factory = registry.POLICIES[name]
+    game, factory = POLICIES[name]
     if game is not None and game != game_name(context.env_id):
         raise SpecError(f"policy {name!r} plays {game}, not {context.env_id}")
     return factory(context, seed)
@@ -289,6 +236,21 @@ def _context_and_seed(target: Any, context: PolicyContext, seed: int | None) -> 
 
 
 # ---------------------------------------------------------------------------------------------- prefixes
+def _checkpoint(greedy: bool) -> SpecLoader:
+    def load(path: str, context: PolicyContext, seed: int | None) -> Policy:
+        from cardenvs.agents.learned import checkpoint_policy  # NumPy only; torch just for a bare .zip
+
+        return checkpoint_policy(path, context, seed, greedy=greedy)
+
+    return load
+
+
+def _checkpoint_file(path: str) -> Path:
+    from cardenvs.agents.weights import checkpoint_file
+
+    return checkpoint_file(path)
+
+
 def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
     from cardenvs.agents.zoo import ZooError, zoo_policy
 
@@ -296,6 +258,30 @@ def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
         return zoo_policy(argument, context, seed)
     except ZooError as error:
         raise SpecError(str(error)) from error
+
+
+def _zoo_weights(argument: str) -> Path:
+    from cardenvs.agents.zoo import zoo_card
+
+    return zoo_card(argument).weights
+
+
+def _equilibrium(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.equilibria import equilibrium_policy
+
+    return equilibrium_policy(argument, context, seed)
+
+
+def _equilibrium_table(argument: str) -> Path:
+    from cardenvs.agents.equilibria import table_file
+
+    return table_file(argument)
+
+
+def _search(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.search import search_policy
+
+    return search_policy(argument, context, seed, resolve_policy)  # rollout and prior are specs too
 
 
 def _llm(argument: str, context: PolicyContext, seed: int | None) -> Policy:
@@ -307,21 +293,50 @@ def _llm(argument: str, context: PolicyContext, seed: int | None) -> Policy:
         raise SpecError(str(error)) from error
 
 
-SPEC_PREFIXES: dict[str, SpecLoader] = {"zoo": _zoo, "llm": _llm}
-"""Spec prefix → loader (``llm:MODEL?base_url=URL`` asks a language model, :mod:`agents.llm`), besides the
-checkpoint prefixes of :data:`agents.registry.RESOLVERS` (the one place that knows how a checkpoint is loaded)
-and ``py:``."""
+def _fastbot(argument: str, context: PolicyContext, seed: int | None) -> Policy:
+    from cardenvs.agents.fast_bots import fast_policy  # needs JAX
+
+    try:
+        return fast_policy(argument, context, seed)
+    except ValueError as error:  # a name with no array program, or another game's bot
+        raise SpecError(str(error)) from error
 
 
-def _prefixes() -> set[str]:
-    return {*SPEC_PREFIXES, *registry.RESOLVERS, "py"}
+@dataclass(frozen=True)
+class SpecPrefix:
+    """How ``prefix:argument`` specs are built, and the data file they play from, if any."""
+
+    loader: SpecLoader
+    played_file: Callable[[str], Path] | None = None
+    """The file of an argument whose bytes play (a checkpoint, a zoo agent's weights, an equilibrium table): its
+    bytes are part of the fingerprint."""
+
+
+SPEC_PREFIXES: dict[str, SpecPrefix] = {
+    "ckpt": SpecPrefix(_checkpoint(greedy=False), _checkpoint_file),
+    "ckpt-greedy": SpecPrefix(_checkpoint(greedy=True), _checkpoint_file),
+    "zoo": SpecPrefix(_zoo, _zoo_weights),
+    "equilibrium": SpecPrefix(_equilibrium, _equilibrium_table),
+    "search": SpecPrefix(_search),
+    "llm": SpecPrefix(_llm),
+    "fastbot": SpecPrefix(_fastbot),
+}
+"""Every spec prefix (besides the older ``py:`` form): ``ckpt:PATH`` samples a trained checkpoint's policy
+(:mod:`agents.learned`), ``ckpt-greedy:PATH`` plays its argmax; ``zoo:GAME/NAME`` a shipped agent
+(:mod:`agents.zoo`); ``equilibrium:<game>-small`` an exact equilibrium of a small variant (:mod:`agents.equilibria`);
+``search:?simulations=200&rollout=NAME`` the ISMCTS agent (:mod:`agents.search`); ``llm:MODEL?base_url=URL`` a
+language model (:mod:`agents.llm`); ``fastbot:NAME`` the array-program twin of the rule bot ``NAME``
+(:mod:`agents.fast_bots`, needs JAX)."""
+
+LEGACY_PREFIX = "py"
+"""The older ``py:package.module:Factory`` form."""
 
 
 def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
-    """Make ``prefix:argument`` specs resolve through ``loader``."""
-    if not prefix.replace("-", "_").isidentifier():
-        raise ValueError(f"a spec prefix is an identifier, got {prefix!r}")
-    SPEC_PREFIXES[prefix] = loader
+    """Make ``prefix:argument`` specs resolve through ``loader`` (replacing the prefix's loader if it has one)."""
+    if not prefix.replace("-", "_").isidentifier() or prefix == LEGACY_PREFIX:
+        raise ValueError(f"a spec prefix is an identifier other than {LEGACY_PREFIX!r}, got {prefix!r}")
+    SPEC_PREFIXES[prefix] = SpecPrefix(loader)
 
 
 # ---------------------------------------------------------------------------------------------- fingerprints
@@ -338,19 +353,9 @@ def fingerprint(parsed: PolicySpec, policy: Policy, module_name: str | None = No
 def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | None) -> Iterator[bytes]:
     modules = [module_name] if module_name else []
     if parsed.kind == "registered":
-        modules.append(registry.POLICIES[parsed.target][1].__module__)
-    elif parsed.kind == "prefix" and parsed.target == "zoo":
-        from cardenvs.agents.zoo import zoo_card
-
-        yield zoo_card(parsed.attribute).weights.read_bytes()
-    elif parsed.kind == "prefix" and parsed.target == "equilibrium":
-        from cardenvs.agents.equilibria import table_file
-
-        yield table_file(parsed.attribute).read_bytes()
-    elif parsed.kind == "prefix" and parsed.target in registry.CHECKPOINT_PREFIXES:
-        from cardenvs.agents.sb3_policy import checkpoint_file
-
-        yield checkpoint_file(parsed.attribute).read_bytes()
+        modules.append(POLICIES[parsed.target][1].__module__)
+    elif parsed.kind == "prefix" and (played_file := SPEC_PREFIXES[parsed.target].played_file) is not None:
+        yield played_file(parsed.attribute).read_bytes()
     modules += [c.__module__ for c in type(policy).__mro__]
     inner = policy.inner if isinstance(policy, ForeignPolicy) else None
     if isinstance(inner, functools.partial):
@@ -358,15 +363,6 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
     if inner is not None:
         modules += [inner.__module__] if inspect.isfunction(inner) else [c.__module__ for c in type(inner).__mro__]
     for name in dict.fromkeys(modules):
-        source = _module_source(name)
+        source = module_source(name)
         if source is not None:
             yield source
-
-
-def _module_source(module_name: str) -> bytes | None:
-    if module_name.split(".")[0] in sys.stdlib_module_names or module_name == "builtins":
-        return None
-    if module_name in _SOURCES:
-        return _SOURCES[module_name]
-    module = sys.modules.get(module_name)
-    return None if module is None else _read_source(module)

@@ -27,10 +27,9 @@ import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.goninkan import DECISIONS
 from cardenvs.agents.goninkan_moves import FEATURES, MOVE_ADVANTAGES, MoveFeatures
-from cardenvs.agents.sb3_policy import ActorWeights
-from cardenvs.agents.zoo import context_layout_hash
+from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.experiments.mlp import mlp
-from cardenvs.experiments.rollout_improvement import Rollouts, load_rollouts
+from cardenvs.experiments.rollout_data import Rollouts, load_rollouts
 from cardenvs.registry import definition
 
 HUBER_DELTA = 1.0

@@ -14,7 +14,7 @@ deal (no bootstrapping: the Monte-Carlo target of DouZero). Every ``train_every`
 are drawn from a buffer of the newest ``buffer`` moves.
 
 Outputs in ``--out``: ``args.json``, ``log.jsonl`` (one line per logged window), ``checkpoints/episode_N.npz``
-and ``final.npz``, all pickle-free (:class:`agents.sb3_policy.ActorWeights` with ``meta.kind = "move-values"``);
+and ``final.npz``, all pickle-free (:class:`agents.weights.ActorWeights` with ``meta.kind = "move-values"``);
 ``ckpt:`` and ``zoo:`` specs play them.
 """
 
@@ -34,8 +34,8 @@ import numpy as np
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.move_values import MOVE_VALUES, ZsyMoveValuePolicy
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights
 from cardenvs.experiments.mlp import mlp
 from cardenvs.experiments.train import parse_value
 from cardenvs.registry import make_raw

@@ -1,6 +1,6 @@
 """Fine-tuning from a pickle-free actor: PPO starts from a zoo agent or any ``.npz`` checkpoint (``init_from``).
 
-The spec is read only through the checked loaders of :mod:`agents.sb3_policy` and :mod:`agents.zoo` (no
+The spec is read only through the checked loaders of :mod:`agents.weights` and :mod:`agents.zoo` (no
 unpickling; a ``.zip`` needs the user's trust as everywhere else): ``zoo:<game>/<name>`` (after its layout-hash
 check against the run's env and options), ``ckpt:PATH`` or a bare ``PATH`` (an ``.npz``, or the ``.npz`` beside a
 ``.zip``). The new model's actor takes the file's weights exactly; its network shape and activation come from the
@@ -20,13 +20,13 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.move_values import is_move_value_network
-from cardenvs.agents.sb3_policy import ActorWeights, actor_layers, check_fits, load_weights
+from cardenvs.agents.weights import ActorWeights, actor_layers, check_fits, load_weights
 from cardenvs.agents.zoo import PREFIX as ZOO_PREFIX
 from cardenvs.agents.zoo import ZooError, checked_zoo_weights
 from cardenvs.experiments.ppo_settings import PPOSettings
 
 if TYPE_CHECKING:
-    from cardenvs.experiments.train import TrainArgs
+    from cardenvs.experiments.train_args import TrainArgs
 
 INIT_ACTOR = "init_actor.npz"
 """The actor a run started from, copied into its folder (the critic's data collection plays it from there)."""

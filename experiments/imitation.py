@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights, MlpPolicy
 from cardenvs.experiments.people_data import PEOPLE, people_rows
 
 if TYPE_CHECKING:
-    from cardenvs.experiments.train import TrainArgs
+    from cardenvs.experiments.train_args import TrainArgs
     from cardenvs.wrappers import SeatEnv
 
 HELD_OUT = 0.05

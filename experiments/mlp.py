@@ -1,5 +1,5 @@
 """The small torch networks the move-scoring learners fit (:mod:`experiments.dmc`, :mod:`experiments.advantage_fit`);
-:meth:`agents.sb3_policy.ActorWeights.from_torch` exports them to the pickle-free format."""
+:meth:`agents.weights.ActorWeights.from_torch` exports them to the pickle-free format."""
 
 from __future__ import annotations
 

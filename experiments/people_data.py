@@ -16,7 +16,7 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.npz_reader import NpzReadError, read_npz
-from cardenvs.agents.registry import make_policy
+from cardenvs.agents.specs import make_policy
 from cardenvs.registry import definition
 
 PEOPLE = "people:"

@@ -22,9 +22,9 @@ whether the result beats the bot is measured in tournaments.
     python -m experiments.rollout_improvement fit runs/api/g
     python -m experiments.training_results --game goninkan-v1 --checkpoint runs/api/g/final.npz --games 4800
 
-Each ``collect`` writes one shard, ``rollouts_seed<seed>.npz`` (pickle-free); ``fit`` reads every shard of the
-folder, holds out the first ones, and writes ``final.npz`` (``ckpt:`` and ``zoo:`` specs play it),
-``improve.json`` (the held-out gains) and ``args.json``.
+Each ``collect`` writes one shard, ``rollouts_seed<seed>.npz`` (pickle-free, :mod:`experiments.rollout_data`);
+``fit`` reads every shard of the folder, holds out the first ones, and writes ``final.npz`` (``ckpt:`` and ``zoo:``
+specs play it), ``improve.json`` (the held-out gains) and ``args.json``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ import json
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,58 +41,15 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
-from cardenvs.agents.registry import make_policy
+from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
+from cardenvs.experiments.advantage_fit import FitSettings, improve
+from cardenvs.experiments.rollout_data import Rollouts
 from cardenvs.experiments.tournament import parse_option
 from cardenvs.registry import game_name
 
 ROLLOUT_CAP = 10_000
 """A rollout longer than this many decisions is an error (the rules end every Goninkan round far sooner)."""
-
-
-@dataclass
-class Rollouts:
-    """Decisions of the base bot, one row each, with every legal action's advantage in the world it was made in."""
-
-    observations: np.ndarray
-    """Raw observation vectors (float16) of the deciding seat."""
-    masks: np.ndarray
-    base_actions: np.ndarray
-    """The bot's action (the one played at the table)."""
-    advantages: np.ndarray
-    """``(rows, actions)`` float32: return after the action minus return after the bot's; NaN where illegal."""
-    rounds: int
-    game: str
-    options: dict[str, Any]
-
-    def __len__(self) -> int:
-        return len(self.base_actions)
-
-    def save(self, path: Path) -> Path:
-        """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
-        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
-        rows = {name: getattr(self, name) for name in _ROWS}
-        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
-        return path
-
-    @classmethod
-    def load(cls, path: Path) -> Rollouts:
-        """Read a shard written by :meth:`save` (no pickle)."""
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(data["header"].tobytes())
-            return cls(**{name: data[name] for name in _ROWS}, **header)
-
-    @classmethod
-    def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
-        """One set of the rows of ``parts`` (all of one game and options), in order."""
-        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
-        if len(games) != 1:
-            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
-        rows = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
-        return cls(**rows, rounds=sum(p.rounds for p in parts), game=parts[0].game, options=parts[0].options)
-
-
-_ROWS = ("observations", "masks", "base_actions", "advantages")
 
 
 def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:
@@ -172,14 +128,6 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
     )
 
 
-def load_rollouts(folder: Path) -> list[Rollouts]:
-    """Every ``rollouts_seed*.npz`` shard of ``folder``, by seed."""
-    paths = sorted(folder.glob("rollouts_seed*.npz"), key=lambda p: int(p.stem.removeprefix("rollouts_seed")))
-    if not paths:
-        raise FileNotFoundError(f"no rollouts_seed*.npz in {folder}: run the collect command into it first")
-    return [Rollouts.load(p) for p in paths]
-
-
 def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts:
     return collect(*job)
 
@@ -198,8 +146,6 @@ def collect_in_parallel(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cardenvs.experiments.advantage_fit import FitSettings  # the fit's module imports this one
-
     parser = argparse.ArgumentParser(
         prog="python -m experiments.rollout_improvement",
         description=__doc__,
@@ -225,8 +171,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     if args.command == "fit":
-        from cardenvs.experiments.advantage_fit import FitSettings, improve
-
         settings = FitSettings(**{name: getattr(args, name) for name in vars(FitSettings())})
         print(json.dumps(improve(args.folder, settings), indent=1))
         return

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights, MlpPolicy
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv
 
 if TYPE_CHECKING:
-    from cardenvs.experiments.train import TrainArgs
+    from cardenvs.experiments.train_args import TrainArgs
 
 
 @dataclass(frozen=True)

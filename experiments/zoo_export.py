@@ -29,10 +29,12 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.learned import weights_policy
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.registry import make_policy, registered_names
-from cardenvs.agents.sb3_policy import ActorWeights, weights_policy
-from cardenvs.agents.zoo import ZOO_ROOT, ZooCard, context_layout_hash, zoo_cards
+from cardenvs.agents.registry import registered_names
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights, context_layout_hash
+from cardenvs.agents.zoo import ZOO_ROOT, ZooCard, zoo_cards
 from cardenvs.registry import definition, game_name
 
 

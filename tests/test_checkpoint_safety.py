@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import (
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import (
     TRUST_VARIABLE,
     ActorWeights,
     CheckpointFormatError,
@@ -296,8 +296,8 @@ def test_a_truncated_file_gets_the_loaders_error(tmp_path: Path) -> None:
 def test_a_checkpoint_written_for_another_layout_of_the_same_size_is_refused(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from cardenvs.agents.sb3_policy import MlpPolicy
-    from cardenvs.agents.zoo import ZOO_ROOT, context_layout_hash
+    from cardenvs.agents.weights import MlpPolicy, context_layout_hash
+    from cardenvs.agents.zoo import ZOO_ROOT
 
     env = make_raw("kyuuri-v0", num_players=4)
     context = PolicyContext.from_env(env)

@@ -5,6 +5,7 @@ never import them (the definition in ``env.py`` brings them together)."""
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,76 @@ def test_no_import_cycle_inside_the_game(game: str) -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycle({"rules": {"encoding"}, "encoding": {"rules"}}) == ["encoding", "rules", "encoding"]
     assert cycle({"rules": {"actions"}, "encoding": {"rules", "actions"}, "actions": set()}) is None
+
+
+# ---------------------------------------------------------------------------------------------- agents, experiments
+ROOMS = ("agents", "experiments")
+"""The packages reached as ``cardenvs.agents`` and ``cardenvs.experiments`` (their modules also import each other as
+``agents.…`` and ``experiments.…`` from a checkout)."""
+
+
+def room_modules() -> dict[str, Path]:
+    """``agents.…`` / ``experiments.…`` module name → its file, for every module of the two rooms."""
+    modules: dict[str, Path] = {}
+    for room in ROOMS:
+        folder = Path(importlib.import_module(f"cardenvs.{room}").__file__ or "").resolve().parent
+        for path in folder.rglob("*.py"):
+            parts = [room, *path.relative_to(folder).with_suffix("").parts]
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def room_imports(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module → the modules of the rooms it imports anywhere in its text (at the top, in functions, under
+    ``TYPE_CHECKING``). ``from package import name`` imports ``package.name`` when that is a module, else the
+    package itself."""
+
+    def known(name: str) -> str:
+        return name.removeprefix("cardenvs.")
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(known(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    package = module.split(".")[: len(module.split(".")) - node.level + (path.stem == "__init__")]
+                    source = ".".join([*package, *([node.module] if node.module else [])])
+                else:
+                    source = known(node.module or "")
+                for alias in node.names:
+                    submodule = f"{source}.{alias.name}".lstrip(".")
+                    found.add(submodule if submodule in modules else source)
+        graph[module] = (found & modules.keys()) - {module}
+    return graph
+
+
+def test_no_import_cycle_in_agents_and_experiments() -> None:
+    modules = room_modules()
+    assert {"agents.specs", "agents.zoo", "experiments.train", "experiments.bench"} <= modules.keys()
+    graph = room_imports(modules)
+    assert "agents.base" in graph["agents.specs"] and "experiments.train_envs" in graph["experiments.train"]
+    found = cycle(graph)
+    assert found is None, f"import cycle: {' -> '.join(found or [])}"
+
+
+def test_room_imports_count_every_form_of_import(tmp_path: Path) -> None:
+    files = {
+        "agents": "from cardenvs.agents import bots, make\n",
+        "agents.bots": "def f():\n    import cardenvs.agents.zoo\n",
+        "agents.zoo": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from experiments.train import Args\n",
+        "experiments.train": "from .. import agents\nfrom . import other\n",
+        "experiments.other": "",
+    }
+    modules = {name: tmp_path / f"{name}.py" for name in files}
+    for name, text in files.items():
+        modules[name].write_text(text)
+    assert room_imports(modules) == {
+        "agents": {"agents.bots"},
+        "agents.bots": {"agents.zoo"},
+        "agents.zoo": {"experiments.train"},
+        "experiments.train": {"agents", "experiments.other"},
+        "experiments.other": set(),
+    }

@@ -12,6 +12,7 @@ import jax
 import numpy as np
 
 from cardenvs.agents.base import ForeignPolicy, PolicyContext
+from cardenvs.agents.fast_bots.builders import build_fast_bot
 from cardenvs.agents.fast_bots.common import FastBot
 from cardenvs.core.views import PublicView
 
@@ -19,8 +20,6 @@ from cardenvs.core.views import PublicView
 @cache
 def _jitted(name: str, context: PolicyContext) -> tuple[FastBot, Callable[..., jax.Array]]:
     """One compiled bot per name and game, shared by the seats that play it."""
-    from cardenvs.agents.fast_bots import build_fast_bot
-
     bot = build_fast_bot(name, context)
     return bot, jax.jit(bot.act)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,9 @@ import numpy as np
 from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
 from cardenvs.agents.search.information import InformationSets
 from cardenvs.core.engine import RulesEngine
+
+PolicyMaker = Callable[[str, PolicyContext, "int | None"], Policy]
+"""``make(name, context, seed)``: builds the policy a name stands for (:func:`agents.specs.resolve_policy`)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,10 @@ class SearchSettings:
             raise ValueError(f"max_rollout_steps must be at least 1, got {self.max_rollout_steps}")
 
 
+POLICY_KEYS = {"rollout": "random", "prior": "none"}
+"""Settings that name a policy, with the word that means none."""
+
+
 class Node:
     """A tree node: the action that led here was chosen by ``player``; statistics are from that player's side."""
 
@@ -86,22 +93,32 @@ class IsmctsPolicy(PlanningPolicy):
 
     name = "search"
 
-    def __init__(self, context: PolicyContext, seed: int | None = None, settings: SearchSettings | None = None):
+    def __init__(
+        self,
+        context: PolicyContext,
+        seed: int | None = None,
+        settings: SearchSettings | None = None,
+        make_policy: PolicyMaker | None = None,
+    ):
+        """``make_policy`` builds the rollout and prior policies the settings name (the ``search:`` spec passes
+        :func:`agents.specs.resolve_policy`); it is needed only when they name one."""
         super().__init__(context, seed)
         self.settings = settings or SearchSettings()
         self.tables: InformationSets | None = None
         self._root_prior: Mapping[int, float] | None = None
+        named = [name for key, plain in POLICY_KEYS.items() if (name := getattr(self.settings, key)) != plain]
+        if named and make_policy is None:
+            raise ValueError(
+                f"the search settings name {named}; pass make_policy=agents.make_policy to build them "
+                "(or write the agent as a search: spec)"
+            )
         self.rollout_policies: list[Policy] = []
-        if self.settings.rollout != "random":
-            from cardenvs.agents.registry import make_policy
-
+        if self.settings.rollout != "random" and make_policy is not None:
             self.rollout_policies = [
                 make_policy(self.settings.rollout, context, seed) for _ in range(context.num_players)
             ]
         self.prior_policy: Policy | None = None
-        if self.settings.prior != "none":
-            from cardenvs.agents.registry import make_policy
-
+        if self.settings.prior != "none" and make_policy is not None:
             self.prior_policy = make_policy(self.settings.prior, context, seed)
         self.last_visits: dict[int, int] = {}
         """Root visits per action of the latest search (for tests and inspection)."""

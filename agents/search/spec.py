@@ -8,11 +8,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.search.ismcts import IsmctsPolicy, SearchSettings
+from cardenvs.agents.registry import policy_names
+from cardenvs.agents.search.ismcts import POLICY_KEYS, IsmctsPolicy, PolicyMaker, SearchSettings
 
 KEYS = {f.name: f.type for f in fields(SearchSettings)}
-POLICY_KEYS = {"rollout": "random", "prior": "none"}
-"""Settings that name a registered policy, with the word that means none."""
 
 
 def parse_settings(argument: str, context: PolicyContext) -> SearchSettings:
@@ -34,8 +33,6 @@ def parse_settings(argument: str, context: PolicyContext) -> SearchSettings:
     for key, plain in POLICY_KEYS.items():
         name = values.get(key, plain)
         if name != plain:
-            from cardenvs.agents.registry import policy_names
-
             names = policy_names(context.env_id)
             if name not in names:
                 raise ValueError(
@@ -52,6 +49,7 @@ def _number(key: str, text: str, integer: bool) -> float | int:
         raise ValueError(f"search setting {key} must be {kind}, got {text!r}") from None
 
 
-def search_policy(argument: str, context: PolicyContext, seed: int | None = None) -> Policy:
-    """Build the search agent of a ``search:`` spec (the loader registered for the prefix)."""
-    return IsmctsPolicy(context, seed, parse_settings(argument, context))
+def search_policy(argument: str, context: PolicyContext, seed: int | None, make_policy: PolicyMaker) -> Policy:
+    """Build the search agent of a ``search:`` spec, its rollout and prior policies built by ``make_policy`` (the
+    ``search:`` loader of :mod:`agents.specs` passes its resolver)."""
+    return IsmctsPolicy(context, seed, parse_settings(argument, context), make_policy)

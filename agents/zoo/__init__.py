@@ -1,7 +1,7 @@
 """The zoo: trained agents shipped inside the package, played offline as ``zoo:<game>/<name>``.
 
 Each agent is two files in ``agents/zoo/<game>/``: ``<name>.npz``, the actor's weights in the pickle-free format of
-:mod:`agents.sb3_policy` (float16 where its greedy actions equal the float32 network's), and ``<name>.json``, its
+:mod:`agents.weights` (float16 where its greedy actions equal the float32 network's), and ``<name>.json``, its
 card: the env id and the hash of the observation layout it was trained on, how it plays (greedy or sampling),
 the command and budget that trained it, and its measured results. Nothing here imports torch.
 
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.sb3_policy import ActorWeights, weights_policy
-from cardenvs.core.layout import layout_hash
+from cardenvs.agents.learned import weights_policy
+from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.registry import game_name
 
 ZOO_ROOT = Path(__file__).parent
@@ -40,11 +40,6 @@ CARD_FIELDS = ("name", "env_id", "options", "layout_hash", "greedy", "weights_sh
 
 class ZooError(ValueError):
     """A zoo spec that names no shipped agent, or an agent that cannot play this env; the message says why."""
-
-
-def context_layout_hash(context: PolicyContext) -> str:
-    """:func:`layout_hash` of a policy context's game."""
-    return layout_hash(context.layout, context.actions)
 
 
 @dataclass(frozen=True)

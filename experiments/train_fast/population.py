@@ -141,7 +141,7 @@ def zoo_act(argument: str, context: PolicyContext) -> Act:
     """A zoo actor, checked against the game's layout, as a constant MLP (greedy or sampling, as its card says)."""
     from cardenvs.agents.goninkan_moves import is_move_advantage_network
     from cardenvs.agents.move_values import is_move_value_network
-    from cardenvs.agents.sb3_policy import check_fits
+    from cardenvs.agents.weights import check_fits
     from cardenvs.agents.zoo import checked_zoo_weights
 
     card, weights = checked_zoo_weights(argument, context)

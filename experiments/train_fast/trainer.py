@@ -15,7 +15,7 @@ import numpy as np
 
 import cardenvs.fast
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.zoo import context_layout_hash
+from cardenvs.agents.weights import context_layout_hash
 from cardenvs.experiments.train_fast.checkpoint import STATE_SUFFIX, Resumable, latest_state, load_state, save_state
 from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args
 from cardenvs.experiments.train_fast.networks import init_actor_critic, stack, to_actor_weights

@@ -16,7 +16,7 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.registry import make_policy
+from cardenvs.agents.specs import make_policy
 from tests.fast.lockstep import QUICK_COMPILE
 
 UNIFORM_STEPS = 20

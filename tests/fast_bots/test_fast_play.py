@@ -10,8 +10,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.specs import SpecError
+from cardenvs.agents.specs import SpecError, make_policy
 from tests.fast.lockstep import compiled
 
 jax = pytest.importorskip("jax")

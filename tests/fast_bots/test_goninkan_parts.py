@@ -8,7 +8,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.registry import make_policy
+from cardenvs.agents.specs import make_policy
 from tests.fast_bots.agreement import collect
 
 jax = pytest.importorskip("jax")

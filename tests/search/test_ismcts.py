@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs.agents import make_policy
+from cardenvs.agents import RandomPolicy, make_policy
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.search import InformationSets, IsmctsPolicy, SearchSettings, parse_settings
@@ -139,6 +139,22 @@ def test_with_a_prior_and_one_simulation_it_plays_the_priors_move() -> None:
             checked += 1
         env.game.apply(bot.act(view))
     assert checked == 10
+
+
+def test_named_rollouts_are_built_by_the_resolver_it_is_given() -> None:
+    context = PolicyContext.from_env(make_raw("kyuuri-v0"))
+    built: list[str] = []
+
+    def make(name: str, ctx: PolicyContext, seed: int | None) -> RandomPolicy:
+        built.append(name)
+        return RandomPolicy(ctx, seed)
+
+    settings = SearchSettings(10, rollout="kyuuri/rule", prior="kyuuri/thrifty")
+    searcher = IsmctsPolicy(context, 0, settings, make)
+    assert built == ["kyuuri/rule"] * context.num_players + ["kyuuri/thrifty"]
+    assert searcher.rollout_policies and searcher.prior_policy is not None
+    with pytest.raises(ValueError, match=r"name \['kyuuri/rule', 'kyuuri/thrifty'\]; pass make_policy"):
+        IsmctsPolicy(context, 0, settings)
 
 
 def test_specs_parse_and_bad_ones_are_refused_with_the_reason() -> None:

@@ -126,7 +126,7 @@ def test_the_adapter_resets_with_or_without_a_seed(context: PolicyContext) -> No
         ForeignPolicy(object(), context)
 
 
-def test_checkpoints_go_through_agents_sb3_policy(context: PolicyContext, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checkpoints_go_through_agents_learned(context: PolicyContext, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, Any]] = []
 
     def checkpoint_policy(path: str, ctx: PolicyContext, seed: int | None, greedy: bool = False) -> RandomPolicy:
@@ -134,9 +134,21 @@ def test_checkpoints_go_through_agents_sb3_policy(context: PolicyContext, monkey
         return RandomPolicy(ctx, seed)
 
     fake = types.SimpleNamespace(checkpoint_policy=checkpoint_policy)
-    monkeypatch.setitem(sys.modules, "cardenvs.agents.sb3_policy", fake)
+    monkeypatch.setitem(sys.modules, "cardenvs.agents.learned", fake)
     assert isinstance(resolve_policy("ckpt:runs/model.zip", context, seed=3), RandomPolicy)
     assert calls == [("runs/model.zip", 3)]
+
+
+def test_one_table_knows_every_prefix_and_builds_every_spec(context: PolicyContext) -> None:
+    import cardenvs.agents
+    from cardenvs.agents import registry, specs
+
+    assert set(specs.SPEC_PREFIXES) == {"ckpt", "ckpt-greedy", "zoo", "equilibrium", "search", "llm", "fastbot"}
+    assert all(f" {prefix}:" in specs.ACCEPTED_FORMS for prefix in [*specs.SPEC_PREFIXES, "py"])
+    assert not hasattr(registry, "RESOLVERS") and not hasattr(registry, "make_policy")
+    assert cardenvs.agents.make_policy is specs.make_policy
+    with pytest.raises(SpecError, match="fastbot:NAME"):
+        specs.make_policy("no-such-prefix:x", context)
 
 
 def test_new_prefixes_can_be_registered(context: PolicyContext, monkeypatch: pytest.MonkeyPatch) -> None:

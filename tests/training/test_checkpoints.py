@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
+from cardenvs.agents.specs import make_policy
 from cardenvs.agents.tournament import Tournament
+from cardenvs.agents.weights import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
 from cardenvs.experiments.train import TrainArgs, build_args, train
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv
@@ -141,7 +141,7 @@ def test_a_trusted_zip_converts_to_the_npz_training_wrote(run: Path, tmp_path: P
 
 def test_loading_a_checkpoint_for_play_does_not_import_torch(run: Path) -> None:
     code = (
-        "import sys; from cardenvs.agents.registry import make_policy; from cardenvs.registry import make_raw; "
+        "import sys; from cardenvs.agents.specs import make_policy; from cardenvs.registry import make_raw; "
         f"make_policy('ckpt:{run}', make_raw('{GAME}', num_players=3)); print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -11,8 +11,8 @@ import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.move_values import ZsyMoveValuePolicy, move_values
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights
 from cardenvs.experiments.dmc import DmcArgs, MoveValueNet, build_args, train
 from cardenvs.zheng_shang_you.features import move_layout
 

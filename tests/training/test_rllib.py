@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardenvs.agents.sb3_policy import ActorWeights
 from cardenvs.agents.tournament import Tournament
+from cardenvs.agents.weights import ActorWeights
 from cardenvs.registry import make_raw
 
 pytest.importorskip("ray.rllib", reason="the cluster extra (ray[rllib]) is not installed")
@@ -112,7 +112,7 @@ def test_the_converted_team_modules_play_a_tournament_without_torch(final: Path,
     result = Tournament(GAME, entrants, games=6, options=OPTIONS).run(tmp_path / "t.sqlite")
     assert len(result.records) >= 6
     code = (
-        "import sys; from cardenvs.agents.registry import make_policy; from cardenvs.registry import make_raw; "
+        "import sys; from cardenvs.agents.specs import make_policy; from cardenvs.registry import make_raw; "
         f"make_policy('ckpt:{final / 'team_0.npz'}', make_raw('{GAME}', **{OPTIONS!r})); "
         "print(sorted(m for m in ('torch', 'ray') if m in sys.modules))"
     )

@@ -14,12 +14,12 @@ import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.goninkan_moves import FEATURES, MOVE, MOVE_ADVANTAGES, ImprovedKankeiPlayer, MoveFeatures
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.registry import make_policy
-from cardenvs.agents.sb3_policy import ActorWeights
-from cardenvs.agents.zoo import context_layout_hash
+from cardenvs.agents.specs import make_policy
+from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.experiments import zoo_export
 from cardenvs.experiments.advantage_fit import MoveRows, fit, realised_gain
-from cardenvs.experiments.rollout_improvement import Rollouts, advantages_at, collect, main
+from cardenvs.experiments.rollout_data import Rollouts
+from cardenvs.experiments.rollout_improvement import advantages_at, collect, main
 
 GAME = "goninkan-v1"
 LAYOUT = context_layout_hash(PolicyContext.from_env(cardenvs.make(GAME)))

@@ -1,4 +1,4 @@
-"""Trained checkpoints as policies: a MaskablePPO actor exported to NumPy and played without torch.
+"""The NumPy weights runtime: a MaskablePPO actor exported to NumPy, read back safely and played without torch.
 
 Training (``experiments/train.py``) saves every checkpoint twice: the SB3 ``.zip`` (to resume training) and a
 ``.npz`` beside it with the actor's weights and the observation scale. :class:`MlpPolicy` runs that actor
@@ -12,7 +12,9 @@ Python objects (its ``data`` entry, with cloudpickle), and a crafted file runs w
 flag of the commands, or ``CARDENVS_TRUST_CHECKPOINTS=1``); ``python -m experiments.convert_checkpoint RUN.zip
 --trust`` converts it once into the ``.npz`` that every later load reads.
 
-Specs: ``ckpt:PATH`` samples from the masked action distribution, ``ckpt-greedy:PATH`` plays its argmax.
+Which player plays a loaded network (this module's :class:`MlpPolicy`, or a game's move-scoring player) is
+:mod:`agents.learned`'s call; ``ckpt:PATH`` samples from the masked action distribution, ``ckpt-greedy:PATH``
+plays its argmax.
 """
 
 from __future__ import annotations
@@ -200,6 +202,12 @@ def _numpy(tensor: Any) -> np.ndarray:
     return out
 
 
+def context_layout_hash(context: PolicyContext) -> str:
+    """:func:`~cardenvs.core.layout.layout_hash` of a policy context's game: what a network's ``meta["layout_hash"]``
+    must equal to read this game's observations."""
+    return layout_hash(context.layout, context.actions)
+
+
 def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     """Raise a ``ValueError`` naming both sizes unless ``weights`` read ``context``'s observation and score its
     actions."""
@@ -211,7 +219,7 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
             f"(trained on {weights.meta.get('env_id')} {weights.meta.get('options')})"
         )
     written = weights.meta.get("layout_hash")
-    here = layout_hash(context.layout, context.actions)
+    here = context_layout_hash(context)
     if written is not None and written != here:
         raise ValueError(
             f"checkpoint was trained on {weights.meta.get('env_id')} {weights.meta.get('options')} with observation "
@@ -278,24 +286,3 @@ def checkpoint_file(path: str | Path) -> Path:
     if path.suffix == ".zip" and path.exists():
         return path
     raise FileNotFoundError(f"no checkpoint at {path} (expected an .npz, or a .zip from cardenvs.experiments.train)")
-
-
-def checkpoint_policy(
-    path: str, context: PolicyContext, seed: int | None = None, greedy: bool = False, trust: bool | None = None
-) -> Policy:
-    """The policy of a checkpoint (``.npz``; a ``.zip`` only if trusted, see :func:`load_weights`)."""
-    return weights_policy(load_weights(path, context.layout, trust), context, seed, greedy)
-
-
-def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool) -> Policy:
-    """The player of loaded weights: an :class:`MlpPolicy` for an actor, the move-value agent of
-    :mod:`agents.move_values` (always greedy) for a network that scores whole moves, the improved rule bot of
-    :mod:`agents.goninkan_moves` (deterministic too) for a network of move advantages."""
-    from cardenvs.agents.goninkan_moves import ImprovedKankeiPlayer, is_move_advantage_network
-    from cardenvs.agents.move_values import is_move_value_network, move_value_policy
-
-    if is_move_value_network(weights):
-        return move_value_policy(context, weights, seed)
-    if is_move_advantage_network(weights):
-        return ImprovedKankeiPlayer(context, weights, seed)
-    return MlpPolicy(context, weights, seed, greedy=greedy)
