@@ -13,7 +13,8 @@ from cardenvs.agents.benchmark import score_card
 from cardenvs.agents.benchmark.mirror import swapped_seatings
 from cardenvs.agents.benchmark.opponents import YARDSTICK
 from cardenvs.agents.benchmark.suites import SEED, SUITE, Gauntlet, gauntlet
-from cardenvs.agents.registry import POLICIES, make_policy
+from cardenvs.agents.registry import POLICIES
+from cardenvs.agents.specs import make_policy
 from cardenvs.agents.zoo import fitting_zoo_names
 from cardenvs.registry import game_name
 
