@@ -95,6 +95,7 @@ def test_the_graph_sees_imports_in_functions_and_under_type_checking() -> None:
     graph = import_graph()
     assert "cardenvs.render.view" in graph["cardenvs.core.aec"]  # imported inside a method
     assert "cardenvs.fast.batched" in graph["cardenvs.vector"]  # imported inside a function
+    assert "cardenvs.fast.goninkan_setup" in graph["cardenvs.fast.goninkan_obs"]  # under TYPE_CHECKING
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
