@@ -305,13 +305,18 @@ class GameDefinition(Generic[OptionsT]):
     openspiel: OpenSpielTraits = field(default_factory=OpenSpielTraits)
     """Returns, explicit deal and small variant for :mod:`cardenvs.openspiel`."""
 
+    PARTS: ClassVar[tuple[str, ...]] = ("words", "table", "rules_summary", "fast")
+    """The fields that are references, loaded by :meth:`part`."""
+
     def __post_init__(self) -> None:
-        for part in ("words", "table", "rules_summary", "fast"):
+        for part in self.PARTS:
             check_reference(getattr(self, part), f"{self.name}'s {part}")
 
     def part(self, name: str) -> Any:
-        """The object the reference ``name`` (``"words"``, ``"table"``, ``"rules_summary"``, ``"fast"``) names;
-        a clear error where the game declares none."""
+        """The object the reference field ``name`` (one of :attr:`PARTS`) names, loaded now if it was not yet; a
+        clear error where the game declares none."""
+        if name not in self.PARTS:
+            raise ValueError(f"{name!r} is not a reference of a GameDefinition; those are {', '.join(self.PARTS)}")
         reference = getattr(self, name)
         if not reference:
             raise NotImplementedError(f"{self.env_id} declares no {name} in its GameDefinition")
