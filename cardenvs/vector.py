@@ -16,73 +16,43 @@ so a batch is reproducible from its seed. The returned arrays are reused by the 
 
 Speed: each game of a :class:`BatchedGames` is still a Python rules engine stepped one at a time, so the gain over
 the AEC loop is only the bookkeeping the loop skips (about 1.1-1.3x, see docs/benchmarks.md). :func:`batched_games`
-hands out the JAX fast path instead (``cardenvs.fast``, the same interface, observations, masks and rewards) where
-it is installed, plays the game and its options, and is faster: ``backend="auto"``, see docs/fast.md.
+hands out the JAX fast path instead (the class the game's definition names as ``fast``: the same interface,
+observations, masks and rewards) where it is installed, plays the game and its options, and is faster:
+``backend="auto"``, see docs/fast.md.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 
-from cardenvs.core.engine import RulesEngine
+from cardenvs.core.batch import Batch, BatchStep
+from cardenvs.core.engine import GameDefinition, RulesEngine
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
-from cardenvs.registry import definition
+from cardenvs.games import definition, definitions
 
-
-@dataclass
-class BatchStep:
-    """State of every game after a reset or a step (buffers reused by the next call)."""
-
-    observations: np.ndarray
-    """(num_games, observation size) float32: the observation of the player to act in each game."""
-    masks: np.ndarray
-    """(num_games, actions) int8: that player's legal actions."""
-    players: np.ndarray
-    """(num_games,) int: the player to act in each game."""
-    rewards: np.ndarray
-    """(num_games, num_players) float: rewards earned by the last step (all players, terminal ones included)."""
-    terminated: np.ndarray
-    """(num_games,) bool: the game ended by the rules at the last step (and was re-dealt)."""
-    truncated: np.ndarray
-    """(num_games,) bool: the game reached the step cap at the last step (and was re-dealt)."""
-
-    @property
-    def done(self) -> np.ndarray:
-        return self.terminated | self.truncated
+__all__ = [
+    "BACKENDS",
+    "JAX_FROM_GAMES",
+    "Backend",
+    "Batch",
+    "BatchStep",
+    "BatchedGames",
+    "batched_games",
+    "fast_game_ids",
+    "sample_legal",
+]
 
 
 Backend = Literal["auto", "python", "jax"]
 BACKENDS: tuple[Backend, ...] = ("auto", "python", "jax")
-FAST_GAMES: dict[str, str] = {
-    "cardenvs/verish_ne_verish-v0": "VerishFast",
-    "cardenvs/kyuuri-v0": "KyuuriFast",
-    "cardenvs/yukushi-v0": "YukushiFast",
-    "cardenvs/zheng_shang_you-v0": "ZhengShangYouFast",
-    "cardenvs/goninkan-v1": "GoninkanFast",
-    "cardenvs/yoninkan-v1": "YoninkanFast",
-}
-"""The games with a JAX fast path, by the class in :mod:`cardenvs.fast` that plays them (named here so that choosing
-a backend imports no JAX)."""
 JAX_FROM_GAMES = 64
 """``backend="auto"`` takes the JAX path from this many games on: below it the per-call cost of a jitted step loses
 to the Python engines (Yukushi, 8 players, per CPU second: 12k against 20k at 16 games, 37k against 19k at 64,
 94k against 21k at 256; docs/fast.md, "Backends")."""
-
-
-class Batch(Protocol):
-    """What either backend offers (:class:`BatchedGames`, ``cardenvs.fast.batched.FastBatchedGames``)."""
-
-    num_games: int
-    num_players: int
-
-    def reset(self) -> BatchStep: ...
-
-    def step(self, actions: np.ndarray) -> BatchStep: ...
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -187,7 +157,7 @@ def batched_games(
     steps = max_steps if max_steps is not None else game.default_max_steps(checked)
     if backend == "python" or (backend == "auto" and num_games < JAX_FROM_GAMES):
         return BatchedGames(env_id, num_games, seed, steps, **options)
-    why_not = _no_fast_path(game.env_id)
+    why_not = _no_fast_path(game)
     if why_not is None:
         from cardenvs.fast.batched import FastBatchedGames
 
@@ -200,10 +170,15 @@ def batched_games(
     return BatchedGames(env_id, num_games, seed, steps, **options)
 
 
-def _no_fast_path(env_id: str) -> str | None:
-    """Why ``env_id`` has no JAX fast path here, or ``None`` if it has one."""
-    if env_id not in FAST_GAMES:
-        return f"it has no fast path (those with one: {', '.join(sorted(FAST_GAMES))})"
+def fast_game_ids() -> tuple[str, ...]:
+    """The ids whose definition declares a JAX fast path (``cardenvs.fast``); imports every game, not JAX."""
+    return tuple(d.env_id for d in definitions() if d.fast)
+
+
+def _no_fast_path(game: GameDefinition[Any]) -> str | None:
+    """Why ``game`` has no JAX fast path here, or ``None`` if it has one."""
+    if not game.fast:
+        return f"it has no fast path (those with one: {', '.join(sorted(fast_game_ids()))})"
     if importlib.util.find_spec("jax") is None:
         return "JAX is not installed (pip install -e '.[fast]')"
     return None

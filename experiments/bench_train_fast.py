@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.registry import definition, game_name
-from cardenvs.vector import FAST_GAMES
+from cardenvs.vector import fast_game_ids
 
 
 @dataclass
@@ -231,7 +231,7 @@ def table(rows: Sequence[GameFigures]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", nargs="+", default=sorted(FAST_GAMES), help="env ids (default: every fast game)")
+    p.add_argument("--games", nargs="+", default=sorted(fast_game_ids()), help="env ids (default: every fast game)")
     p.add_argument("--iterations", type=int, default=3, help="timed train_fast iterations (after the first)")
     p.add_argument("--sb3-steps", type=int, default=4096, help="SB3 decisions to time (0: skip SB3)")
     p.add_argument("--json", type=Path, help="write the figures here")
@@ -243,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         p.exit(2, f"error: {error}\n")
     if ns.config and len(games) != 1:
         p.exit(2, f"error: --config is one game's settings; name one game with --games, not {len(games)}\n")
-    missing = [game for game in games if game not in FAST_GAMES]
+    missing = [game for game in games if game not in fast_game_ids()]
     if missing:
-        p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(FAST_GAMES)}\n")
+        p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(fast_game_ids())}\n")
     rows = []
     for game in games:
         try:  # a refused config (unreadable, bad TOML, a bad setting) is one line

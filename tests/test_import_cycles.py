@@ -1,6 +1,9 @@
-"""Rules apart from observers (issue 20 item 4): inside a game package no module imports another that imports it
-back, counting imports inside functions and under ``TYPE_CHECKING``; encoders and renderers read the rules, which
-never import them (the definition in ``env.py`` brings them together)."""
+"""No import cycles in ``cardenvs`` proper (issue 20 item 4, issue 39 item 2): no module imports another that imports
+it back, counting imports inside functions and under ``TYPE_CHECKING``; inside a game package encoders and
+renderers read the rules, which never import them (the definition in ``env.py`` brings them together).
+
+``agents`` and ``experiments`` (reached through ``cardenvs.agents`` / ``cardenvs.experiments``) are checked by
+their own test."""
 
 from __future__ import annotations
 
@@ -13,21 +16,45 @@ import pytest
 import cardenvs
 
 PACKAGE = Path(cardenvs.__file__).parent
-ACYCLIC_PACKAGES = ("verish_ne_verish", "yukushi", "kyuuri", "goninkan", "zheng_shang_you", "core")
+OUTSIDE = ("agents", "experiments")
+"""Folders of the distribution that are not ``cardenvs`` proper."""
+GAME_PACKAGES = ("verish_ne_verish", "yukushi", "kyuuri", "goninkan", "zheng_shang_you")
 
 
-def imports_within(package: str) -> dict[str, set[str]]:
-    """Module name → the modules of the same package it imports, anywhere in its text."""
+def module_files() -> dict[str, Path]:
+    """Dotted module name → file, for every module of ``cardenvs`` proper (a package is its ``__init__``)."""
+    files = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[0] in OUTSIDE:
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        files[".".join(("cardenvs", *parts))] = path
+    return files
+
+
+def imported(node: ast.AST, known: set[str]) -> set[str]:
+    """The modules of ``known`` that an import statement names (``from p import m`` names module ``p.m`` when it
+    is one, else ``p``)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in known}
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        found = {f"{node.module}.{a.name}" for a in node.names} & known
+        return found or ({node.module} & known)
+    return set()
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the modules of ``cardenvs`` proper it imports, anywhere in its text."""
+    files = module_files()
+    known = set(files)
     graph: dict[str, set[str]] = {}
-    for path in (PACKAGE / package).glob("*.py"):
-        prefix = f"cardenvs.{package}."
-        found = set()
+    for name, path in files.items():
+        graph[name] = set()
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(prefix):
-                found.add(node.module.removeprefix(prefix))
-            elif isinstance(node, ast.Import):
-                found.update(a.name.removeprefix(prefix) for a in node.names if a.name.startswith(prefix))
-        graph[path.stem] = found
+            graph[name] |= imported(node, known)
+        graph[name].discard(name)
     return graph
 
 
@@ -51,11 +78,25 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("game", ACYCLIC_PACKAGES)
-def test_no_import_cycle_inside_the_game(game: str) -> None:
-    graph = imports_within(game)
-    assert cycle(graph) is None, f"import cycle in cardenvs.{game}: {' -> '.join(cycle(graph) or [])}"
-    assert not {"encoding", "render", "env", "position"} & graph.get("rules", set()), "the rules import an observer"
+def test_no_import_cycle_in_cardenvs() -> None:
+    graph = import_graph()
+    assert "cardenvs.fast.batched" in graph and "cardenvs.core.aec" in graph, "the walk missed modules"
+    found = cycle(graph)
+    assert found is None, f"import cycle: {' -> '.join(found or [])}"
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_the_rules_import_no_observer(game: str) -> None:
+    rules = import_graph()[f"cardenvs.{game}.rules"]
+    observers = {f"cardenvs.{game}.{m}" for m in ("encoding", "render", "env", "position")}
+    assert not observers & rules, f"cardenvs.{game}.rules imports an observer: {sorted(observers & rules)}"
+
+
+def test_the_graph_sees_imports_in_functions_and_under_type_checking() -> None:
+    graph = import_graph()
+    assert "cardenvs.render.view" in graph["cardenvs.core.aec"]  # imported inside a method
+    assert "cardenvs.fast.batched" in graph["cardenvs.vector"]  # imported inside a function
+    assert "cardenvs.fast.goninkan_setup" in graph["cardenvs.fast.goninkan_obs"]  # under TYPE_CHECKING
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

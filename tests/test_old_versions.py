@@ -15,6 +15,7 @@ OLDEST_PETTINGZOO = "pettingzoo==1.24.*"
 SCRIPT = """
 import gymnasium, numpy, pettingzoo
 import cardenvs
+import cardenvs.games
 from cardenvs.registry import has_pettingzoo_registry
 from cardenvs.testing import check_pettingzoo_api
 from pettingzoo.test import render_test
@@ -24,7 +25,7 @@ assert pettingzoo.__version__.startswith("1.24."), pettingzoo.__version__
 assert not has_pettingzoo_registry()
 for env_id in cardenvs.ENV_IDS:
     check_pettingzoo_api(env_id, {}, num_cycles=60)
-    module = cardenvs.registry._module_of(env_id)
+    module = cardenvs.games.game_module(env_id)
     render_test(module.env)
     print("ok", env_id)
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import subprocess
 import sys
@@ -47,3 +48,24 @@ def test_importing_cardenvs_does_not_import_torch_or_sb3() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_every_manifest_reference_loads_and_the_engine_finds_its_definition(env_id: str) -> None:
+    definition = cardenvs.definition(env_id)
+    assert set(definition.part("words")) and isinstance(definition.part("rules_summary"), str)
+    env = cardenvs.make_raw(env_id)
+    env.reset(seed=0)
+    assert env.game is not None and cardenvs.registry.definition_of(env.game) is definition
+    table = definition.part("table")(env.game.privileged_state(), 0)
+    assert len(table.status) == env.game.num_players
+
+
+def test_a_malformed_or_missing_reference_is_refused_clearly() -> None:
+    definition = cardenvs.definition("kyuuri-v0")
+    with pytest.raises(ValueError, match=r"package\.module:attribute"):
+        dataclasses.replace(definition, table="cardenvs.render.tables.kyuuri_table")
+    with pytest.raises(NotImplementedError, match="declares no fast"):
+        dataclasses.replace(definition, fast="").part("fast")
+    with pytest.raises(ValueError, match="not a reference"):
+        definition.part("name")

@@ -230,7 +230,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         return text
 
     def _svg(self) -> str:
-        from cardenvs.render.svg import table_svg  # the drawing imports the registry, which imports this module
+        from cardenvs.render.svg import table_svg  # a layer above the adapter, loaded only to draw
         from cardenvs.render.view import seat_view
 
         return table_svg(seat_view(self._require_game(), None))

@@ -32,6 +32,7 @@ from cardenvs.core.copying import shallow_copy
 from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.layout import ActionTable, ObservationLayout
+from cardenvs.core.manifest import OpenSpielTraits, Reference, check_reference, load
 
 TERMINAL = -1
 """``current_player`` of a finished game."""
@@ -265,7 +266,10 @@ class Observer:
 
 @dataclass(frozen=True)
 class GameDefinition(Generic[OptionsT]):
-    """Everything the adapter and the registry need to know about one game."""
+    """A game's one manifest: everything the rest of :mod:`cardenvs` needs to know about it (the adapter, the
+    registry, the renderer, the text seat, the fast path, OpenSpiel). Parts in other layers or behind optional
+    dependencies are :data:`~cardenvs.core.manifest.Reference` strings, loaded on first use; nothing elsewhere
+    is keyed by a game's name."""
 
     name: str
     """Module-style name, e.g. ``verish_ne_verish``."""
@@ -286,6 +290,37 @@ class GameDefinition(Generic[OptionsT]):
     read_position: Callable[[OptionsT, Any, np.random.Generator], RulesEngine[OptionsT]] | None = None
     """The engine a position's lines (a :class:`~cardenvs.core.position.PositionFields`) describe, ``?`` cards dealt
     from the generator."""
+    observer: Observer | None = None
+    """How the game is seen (encoder, renderer), as the env module attaches it to the engine (``None``: the engine
+    writes its own observation and text)."""
+    words: Reference = ""
+    """The event sentences, ``kind → Words`` (:mod:`cardenvs.core.render`): the history in words."""
+    table: Reference = ""
+    """The table reader, ``(privileged state, seat) → Table`` (:mod:`cardenvs.render.tables`): what every player
+    sees of the table."""
+    rules_summary: Reference = ""
+    """The rules in a few sentences, a ``str`` (the text seat's prompt, :mod:`cardenvs.text`)."""
+    fast: Reference = ""
+    """The JAX fast-path class (:mod:`cardenvs.fast`, options as the env takes them); ``""``: none."""
+    openspiel: OpenSpielTraits = field(default_factory=OpenSpielTraits)
+    """Returns, explicit deal and small variant for :mod:`cardenvs.openspiel`."""
+
+    PARTS: ClassVar[tuple[str, ...]] = ("words", "table", "rules_summary", "fast")
+    """The fields that are references, loaded by :meth:`part`."""
+
+    def __post_init__(self) -> None:
+        for part in self.PARTS:
+            check_reference(getattr(self, part), f"{self.name}'s {part}")
+
+    def part(self, name: str) -> Any:
+        """The object the reference field ``name`` (one of :attr:`PARTS`) names, loaded now if it was not yet; a
+        clear error where the game declares none."""
+        if name not in self.PARTS:
+            raise ValueError(f"{name!r} is not a reference of a GameDefinition; those are {', '.join(self.PARTS)}")
+        reference = getattr(self, name)
+        if not reference:
+            raise NotImplementedError(f"{self.env_id} declares no {name} in its GameDefinition")
+        return load(reference)
 
     @property
     def env_id(self) -> str:

@@ -6,7 +6,8 @@ engines stay the oracle: ``tests/fast`` plays each fast game beside its engine. 
 
 from cardenvs.fast.goninkan import GoninkanFast
 from cardenvs.fast.kyuuri import KyuuriFast
-from cardenvs.fast.verish import State, VerishFast
+from cardenvs.fast.verish import VerishFast
+from cardenvs.fast.verish_state import State
 from cardenvs.fast.yoninkan import YoninkanFast
 from cardenvs.fast.yukushi import YukushiFast
 from cardenvs.fast.zheng_shang_you import ZhengShangYouFast

@@ -12,11 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-import cardenvs.fast
+from cardenvs.core.batch import BatchStep
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.fast.arrays import GameState
-from cardenvs.registry import definition
-from cardenvs.vector import FAST_GAMES, BatchStep
+from cardenvs.games import definition
 
 Dealt = TypeVar("Dealt", covariant=True)
 
@@ -54,7 +53,7 @@ def redeal_finished(env: FastGame[GameState], state: GameState, key: jax.Array, 
 
 
 class FastBatchedGames:
-    """``num_games`` JAX games of ``game`` (an env id of :data:`cardenvs.vector.FAST_GAMES`) stepped together,
+    """``num_games`` JAX games of ``game`` (an env id whose definition names a ``fast`` class) stepped together,
     options as its fast class takes them (``max_steps`` included)."""
 
     def __init__(
@@ -69,10 +68,10 @@ class FastBatchedGames:
         """``compiler_options``: XLA's, for the two programs compiled here (tests turn the optimiser off)."""
         if num_games < 1:
             raise InvalidOptionError(f"num_games must be at least 1, got {num_games}")
-        env_id = definition(game).env_id
-        if env_id not in FAST_GAMES:
-            raise InvalidOptionError(f"{env_id} has no JAX fast path; those that do: {', '.join(sorted(FAST_GAMES))}")
-        self.env = getattr(cardenvs.fast, FAST_GAMES[env_id])(**options)
+        manifest = definition(game)
+        if not manifest.fast:
+            raise InvalidOptionError(f"{manifest.env_id} has no JAX fast path; its definition names no fast class")
+        self.env = manifest.part("fast")(**options)
         self.num_games = num_games
         self.num_players = self.env.num_players
         pool = max(1, num_games // 16)

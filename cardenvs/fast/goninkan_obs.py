@@ -16,13 +16,13 @@ from cardenvs.goninkan.encoding import DECISIONS, POINT_SCALE
 from cardenvs.goninkan.table import DECLARE
 
 if TYPE_CHECKING:
-    from cardenvs.fast.goninkan import KankeiFast
+    from cardenvs.fast.goninkan_setup import KankeiSetup
     from cardenvs.fast.goninkan_state import State
 
 Array = jax.Array
 
 
-def observe(env: KankeiFast, s: State, me: Array) -> Array:
+def observe(env: KankeiSetup, s: State, me: Array) -> Array:
     """``me``'s observation of the episode ``s``."""
     n, d = s.known.shape
     hands = s.holder[None, :] == jnp.arange(n)[:, None]

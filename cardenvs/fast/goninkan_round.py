@@ -17,14 +17,14 @@ from cardenvs.goninkan.actions import CARD_SLOTS, KEY_SLOTS
 from cardenvs.goninkan.table import BLIND_SWAP, HAND_SIZE, LEAD_CHOICE, PLAY
 
 if TYPE_CHECKING:
-    from cardenvs.fast.goninkan import KankeiFast
+    from cardenvs.fast.goninkan_setup import KankeiSetup
 
 Array = jax.Array
 INT = jnp.int32
 DEALS_PER_ROUND = 3
 
 
-def random_deal(env: KankeiFast, key: Array) -> Deal:
+def random_deal(env: KankeiSetup, key: Array) -> Deal:
     """Every chance outcome of an episode: its deals, the first dealer and round (unless the options fix them),
     and each round's draws for a double holding and the decider."""
     n, opts, rounds = env.num_players, env.options, env.rounds
@@ -63,7 +63,7 @@ def nth_card(hand: Array, slot: Array) -> Array:
 
 
 def start_round(
-    env: KankeiFast,
+    env: KankeiSetup,
     s: State,
     dealer: Array,
     round_number: Array,
@@ -160,7 +160,7 @@ def start_round(
     return jax.tree.map(lambda new, old: jnp.where(double, new, old), pending, lead_choice(env, s))
 
 
-def yoninkan_start(env: KankeiFast, s: State, double: Array, partner: Array, keys: Array) -> State:
+def yoninkan_start(env: KankeiSetup, s: State, double: Array, partner: Array, keys: Array) -> State:
     """``s`` at Yoninkan's first lead: the hidden pair of key holders, or for one player holding both, himself
     alone (``one_vs_three``) or with the player opposite, announced (``opposite_partner``); the lead by the
     dealer's right-hand player, or the ♠A's holder, who must lead it (its place public)."""
@@ -186,7 +186,7 @@ def yoninkan_start(env: KankeiFast, s: State, double: Array, partner: Array, key
     )
 
 
-def exchange(env: KankeiFast, s: State, lone: Array, partner: Array, key_slot: Array, card_slot: Array) -> State:
+def exchange(env: KankeiSetup, s: State, lone: Array, partner: Array, key_slot: Array, card_slot: Array) -> State:
     """``s`` after the 二重関 exchange between the ``lone`` holder of both keys and his ``partner``: the key card
     under face-down ``key_slot`` goes to the partner, his card under ``card_slot`` comes back; then いく/こい."""
     rnd = s.rounds_played
@@ -201,7 +201,7 @@ def exchange(env: KankeiFast, s: State, lone: Array, partner: Array, key_slot: A
     )
 
 
-def lead_choice(env: KankeiFast, s: State) -> State:
+def lead_choice(env: KankeiSetup, s: State) -> State:
     """``s`` (its team and key holders set, ``known`` of the exchange if any) at the いく/こい decision: each 関係
     player knows his partner holds the other key card, and a decider other than the elder or a random member makes
     both holdings public (``teams._share_partner_keys``, ``_begin_lead_choice``)."""

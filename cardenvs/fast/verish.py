@@ -11,61 +11,26 @@ one selected (``jnp.where``): no Python control flow depends on the state.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from cardenvs.core.bluffing_game import rank_labels
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
 from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take, with_mask_and_view
 from cardenvs.fast.claims import deal_counts, empty_table, fraction, known_after, match_start, pickable, play_on
 from cardenvs.fast.verish_obs import observe
+from cardenvs.fast.verish_state import State
+from cardenvs.verish_ne_verish.actions import action_table
 from cardenvs.verish_ne_verish.encoding import observation_layout
 from cardenvs.verish_ne_verish.env import DEFINITION
 from cardenvs.verish_ne_verish.rules import MAX_PLAY, VerishOptions
 
 Array = jax.Array
 INT = jnp.int32
-
-
-class State(NamedTuple):
-    """One game (or, under ``vmap``, a batch: every field gains a leading axis). Hands are rank counts."""
-
-    hands: Array  # (n, r) cards held, the play being built included (as in the reference table)
-    pile_by_seat: Array  # (n, r) cards each seat put into the current pile
-    pile_count: Array  # (n,) how many cards each seat put into the current pile (public)
-    pile_size: Array  # () cards in the pile
-    pile_plays: Array  # () plays on the pile
-    claim_rank: Array  # () rank claimed for the pile, -1 when empty
-    last_seat: Array  # () owner of the latest play
-    last_cards: Array  # (r,) the latest play's cards
-    last_count: Array  # () the latest play's size
-    known_held: Array  # (n + 1, n, r) cards of each rank observer o knows seat h holds (row n: public knowledge)
-    discarded: Array  # (r,) bool, ranks discarded face up as quads
-    building_rank: Array  # () rank declared for the play being built (lead), -1 before
-    building: Array  # (r,) cards picked so far
-    building_count: Array  # ()
-    building_min: Array  # () lowest rank the next pick may take
-    leading: Array  # () bool, the play being built opens the round
-    quad_queue: Array  # (n,) bool, (quad_discard_optional) seats still to decide on their quads, the first to act
-    quad_min: Array  # () lowest rank the quad decision may still discard
-    next_starter: Array  # () seat that starts the round once the quads are settled
-    out: Array  # (n,) bool, gone out safely
-    exit_place: Array  # (n,) order of going out (0 first), -1 while in
-    num_out: Array  # ()
-    dealer: Array  # () the game's dealer
-    games_played: Array  # () games of the match finished
-    match_points: Array  # (n,) int, the match's rewards so far times n - 1
-    key: Array  # the random key of the match's later deals
-    current_player: Array  # () seat to act, -1 once the game is over
-    terminated: Array  # () bool
-    truncated: Array  # () bool, the step cap was reached (a draw)
-    rewards: Array  # (n,) float32, earned by the last step
-    step_count: Array  # () decisions taken
-    legal_action_mask: Array  # (actions,) bool, for the player to act
-    observation: Array  # (observation size,) float32, the player to act's view (seat 0's once over)
 
 
 class VerishFast:
@@ -89,8 +54,16 @@ class VerishFast:
         self.num_ranks = r = len(deck.ranks())
         self.deck_size = deck.size
         self.layout = observation_layout(n, r, deck.size, opts.n_games)
-        self.num_actions = 3 * r + 3
-        self.DECLARE, self.PICK, self.DONE, self.DISCARD, self.KEEP = 1, 1 + r, 1 + 2 * r, 2 + 2 * r, 2 + 3 * r
+        actions = action_table(rank_labels(deck))  # the reference engine's ids, read from its one table
+        self.num_actions = actions.size
+        first = {name: block.offset for name, block in actions.blocks.items()}
+        self.CHALLENGE, self.DECLARE, self.PICK, self.DONE = (
+            first["challenge"],
+            first["declare"],
+            first["pick"],
+            first["done"],
+        )
+        self.DISCARD, self.KEEP = first["discard_quad"], first["keep_quads"]
         self._ranks = jnp.arange(r, dtype=INT)
         self._seats = jnp.arange(n, dtype=INT)
 
@@ -174,7 +147,7 @@ class VerishFast:
         building = s.building + (is_pick & (self._ranks == a - self.PICK))
         building_rank = jnp.where(is_declare, a - self.DECLARE, s.building_rank)
         commits = (a == self.DONE) | (is_pick & (jnp.minimum(MAX_PLAY, take(sizes, seat)) == count))
-        challenge = a == 0
+        challenge = a == self.CHALLENGE
         # A challenge: the liar (the latest play's owner) or the wrong challenger takes the pile.
         owner, revealed = s.last_seat, s.last_cards
         lie = take(revealed, s.claim_rank) != s.last_count

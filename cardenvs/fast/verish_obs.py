@@ -12,10 +12,10 @@ from cardenvs.fast.arrays import rotate
 from cardenvs.fast.claims import claim_groups, match_groups
 
 if TYPE_CHECKING:
-    from cardenvs.fast.verish import State, VerishFast
+    from cardenvs.fast.verish_state import State, VerishSetup
 
 
-def observe(env: VerishFast, s: State, me: jax.Array) -> jax.Array:
+def observe(env: VerishSetup, s: State, me: jax.Array) -> jax.Array:
     """``me``'s view of ``s`` as one float32 vector of the reference layout's size."""
     f32 = jnp.float32
     my_turn = s.current_player == me

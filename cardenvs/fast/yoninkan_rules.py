@@ -14,13 +14,13 @@ from cardenvs.fast.goninkan_rules import NO_CHOICE, is_decided
 from cardenvs.goninkan.table import PLAY
 
 if TYPE_CHECKING:
-    from cardenvs.fast.goninkan import KankeiFast
+    from cardenvs.fast.goninkan_setup import KankeiSetup
     from cardenvs.fast.goninkan_state import State
 
 Array = jax.Array
 
 
-def open_kinds(env: KankeiFast, s: State) -> Array:
+def open_kinds(env: KankeiSetup, s: State) -> Array:
     """(2, 2) bool: the declarations still open in trick 1 to the 関係 side (row 0: スコンク, じゅうろく) and the
     無関係 side (row 1: 逆スコンク, 逆じゅうろく); public."""
     rules = env.rules
@@ -34,7 +34,7 @@ def open_kinds(env: KankeiFast, s: State) -> Array:
     return jnp.concatenate([below, below & strong_open], axis=1)
 
 
-def declaring(env: KankeiFast, s: State) -> tuple[Array, Array]:
+def declaring(env: KankeiSetup, s: State) -> tuple[Array, Array]:
     """(whether the player to act is at his trick-1 declaration sub-step, (4,) the kinds he may declare there).
 
     While deal 1's teams are hidden every player is asked as long as either side has a declaration open (asking
@@ -49,7 +49,7 @@ def declaring(env: KankeiFast, s: State) -> tuple[Array, Array]:
     return at_step, mine.ravel()
 
 
-def team_view(env: KankeiFast, s: State, me: Array) -> tuple[Array, Array, Array]:
+def team_view(env: KankeiSetup, s: State, me: Array) -> tuple[Array, Array, Array]:
     """``me``'s view of the teams: ((n,) whom he knows to be 関係, (n,) whom he knows to be 無関係, whether he
     knows every side), by player. Public once announced; in Yoninkan's deal 1, what every (joker holder, key
     holder) pair that agrees with his knowledge has in common (``knowledge.team_view``)."""

@@ -13,72 +13,31 @@ game and the right one selected (``jnp.where``).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from cardenvs.core.cards import NUM_RANKS
+from cardenvs.core.cards import NUM_RANKS, RANK_TEXT
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import build_options
 from cardenvs.fast.arrays import keep_finished, next_seat, one_hot, step_end, take, with_mask_and_view
 from cardenvs.fast.claims import deal_counts, empty_table, fraction, known_after, match_start, pickable, play_on
 from cardenvs.fast.yukushi_obs import observe
+from cardenvs.fast.yukushi_state import State
+from cardenvs.yukushi.actions import action_table
 from cardenvs.yukushi.encoding import observation_layout
 from cardenvs.yukushi.env import DEFINITION
 from cardenvs.yukushi.options import YukushiOptions
 
 Array = jax.Array
 INT = jnp.int32
-CHALLENGE, DECLINE, PASS, DECLARE, PICK, DONE = 0, 1, 2, 3, 3 + NUM_RANKS, 3 + 2 * NUM_RANKS
-"""Action ids (``cardenvs.yukushi.actions``); the ``count`` block follows ``DONE`` (``allow_count_mismatch``)."""
-
-
-class State(NamedTuple):
-    """One game (or, under ``vmap``, a batch: every field gains a leading axis). Hands are rank counts."""
-
-    hands: Array  # (n, 13) cards held, the play being built included (as in the reference table)
-    pile_by_seat: Array  # (n, 13) cards each seat put into the current pile
-    pile_count: Array  # (n,) how many cards each seat put into the current pile (public)
-    pile_size: Array  # () cards in the pile
-    pile_plays: Array  # () plays on the pile
-    claim_rank: Array  # () rank claimed for the run, -1 when the pile is empty
-    last_seat: Array  # () owner of the latest play
-    last_cards: Array  # (13,) the latest play's cards
-    last_count: Array  # () the latest play's size
-    last_declared: Array  # () the latest play's declared count (its size, unless allow_count_mismatch)
-    pile_declared: Array  # () sum of the counts declared on the pile
-    known_held: Array  # (n + 1, n, 13) cards of each rank observer o knows seat h holds (row n: public knowledge)
-    flushed: Array  # (n, 13) each seat's own cards flushed unseen
-    building_rank: Array  # () rank declared for the play being built (lead), -1 before
-    building: Array  # (13,) cards picked so far
-    building_count: Array  # ()
-    building_min: Array  # () lowest rank the next pick may take
-    building_declared: Array  # () (allow_count_mismatch) count declared for the play being built, -1 before
-    building_closed: Array  # () (allow_count_mismatch) done steps taken on the play being built
-    leading: Array  # () bool, the initiative holder leads a new run
-    owner: Array  # () owner of the latest play, -1 when the run has none
-    turn: Array  # () seat whose turn action (lead, play or pass) comes next
-    passes: Array  # () passes since the latest play
-    window_open: Array  # () bool, a challenge window is open on the latest play
-    eligible: Array  # (n,) bool, seats that may call in the open window
-    queue: Array  # (n,) bool, seats the window still asks (in clockwise order from the owner's left)
-    decided: Array  # (n,) bool, seats that answered in the open window
-    challengers: Array  # (n,) bool, seats that called in the open window
-    out: Array  # (n,) bool, gone out safely
-    exit_place: Array  # (n,) order of going out (0 first), -1 while in
-    num_out: Array  # ()
-    games_played: Array  # () games of the match finished
-    match_points: Array  # (n,) int, the match's rewards so far times n - 1
-    key: Array  # the random key of the match's later deals
-    current_player: Array  # () seat to act, -1 once the game is over
-    terminated: Array  # () bool
-    truncated: Array  # () bool, the step cap was reached (a draw)
-    rewards: Array  # (n,) float32, earned by the last step
-    step_count: Array  # () decisions taken
-    legal_action_mask: Array  # (30 + max_play,) bool, for the player to act
-    observation: Array  # (observation size,) float32, the player to act's view (seat 0's once over)
+_FIRST_IDS = {name: block.offset for name, block in action_table(RANK_TEXT, max_play=1).blocks.items()}
+"""The first id of each action block, read from the reference engine's one table (the 52-card pack's: the only one
+played here; the ``count`` block, whose size is ``max_play``, comes last)."""
+CHALLENGE, DECLINE, PASS = _FIRST_IDS["challenge"], _FIRST_IDS["decline"], _FIRST_IDS["pass"]
+DECLARE, PICK, DONE, COUNT = _FIRST_IDS["declare"], _FIRST_IDS["pick"], _FIRST_IDS["done"], _FIRST_IDS["count"]
 
 
 class YukushiFast:
@@ -101,7 +60,7 @@ class YukushiFast:
         self.max_play = opts.max_play
         self.hidden_count = opts.allow_count_mismatch
         self.layout = observation_layout(n, opts.max_play, opts.n_games)
-        self.num_actions = DONE + 1 + opts.max_play
+        self.num_actions = action_table(RANK_TEXT, opts.max_play).size
         self._seats = jnp.arange(n, dtype=INT)
 
     # ------------------------------------------------------------------ set-up
@@ -174,7 +133,7 @@ class YukushiFast:
         building = s.building + (is_pick & (jnp.arange(NUM_RANKS) == a - PICK))
         building_rank = jnp.where(is_declare, a - DECLARE, s.building_rank)
         if self.hidden_count:  # every play takes max_play pick-or-done steps after its declared count
-            declared = jnp.where(build & (a > DONE), a - DONE, s.building_declared)
+            declared = jnp.where(build & (a >= COUNT), a - COUNT + 1, s.building_declared)
             closed = s.building_closed + (build & (a == DONE))
             commit = (is_pick | (build & (a == DONE))) & (count + closed == self.max_play)
             seen = jnp.asarray(self.max_play, INT)  # the others know that at most max_play cards left the hand

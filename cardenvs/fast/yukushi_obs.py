@@ -12,13 +12,13 @@ from cardenvs.fast.arrays import rotate, take
 from cardenvs.fast.claims import claim_groups, match_groups
 
 if TYPE_CHECKING:
-    from cardenvs.fast.yukushi import State, YukushiFast
+    from cardenvs.fast.yukushi_state import State, YukushiSetup
 
 DECLARE_PHASE, DECLARE_COUNT_PHASE, WINDOW_PHASE, TURN_PHASE, PICKING_PHASE = range(5)
 """Indices into ``cardenvs.yukushi.encoding.PHASES``."""
 
 
-def observe(env: YukushiFast, s: State, me: jax.Array) -> jax.Array:
+def observe(env: YukushiSetup, s: State, me: jax.Array) -> jax.Array:
     """``me``'s view of ``s`` as one float32 vector of the reference layout's size."""
     n = env.num_players
     decider = s.current_player

@@ -12,7 +12,7 @@ one selected (``jnp.where``).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -24,6 +24,7 @@ from cardenvs.fast.arrays import choose, keep_finished, next_seat, shuffled_plac
 from cardenvs.fast.zheng_shang_you_exchange import advance_exchange, exchange_action, exchange_mask
 from cardenvs.fast.zheng_shang_you_masks import SHAPES, VALUE, legal_picks, legal_shapes, legal_tops
 from cardenvs.fast.zheng_shang_you_obs import observe
+from cardenvs.fast.zheng_shang_you_state import State
 from cardenvs.zheng_shang_you.actions import ids
 from cardenvs.zheng_shang_you.combos import SEQUENCE, SET, SET_SEQUENCE
 from cardenvs.zheng_shang_you.encoding import observation_layout
@@ -35,44 +36,6 @@ from cardenvs.zheng_shang_you.scoring import FIRST_POINTS, SECOND_POINTS
 Array = jax.Array
 INT = jnp.int32
 A = ids()
-
-
-class State(NamedTuple):
-    """One game (or, under ``vmap``, a batch: every field gains a leading axis). Cards are (54,) bool sets in pick
-    order (3♣ … 2♠ BJ RJ); seats are absolute."""
-
-    hands: Array  # (n, 54) cards held (a play being built stays in hand until it is made)
-    played: Array  # (n, 54) cards each seat played this deal (public)
-    known: Array  # (n, n, 54) known[o, s]: cards observer o knows seat s holds (the exchange)
-    places: Array  # (n,) finishing place this deal (1 = first out), 0 while holding cards
-    passed: Array  # (n,) bool, passed since the last play of the trick
-    passes: Array  # () passes since the last play
-    dealer: Array  # ()
-    totals: Array  # (units,) match points per scoring unit
-    prev_order: Array  # (n,) the previous deal's finishing order (seats, 1st first), -1 before the first
-    prev_places: Array  # (n,) places in the previous deal as the observation shows them (0: none)
-    deals_played: Array  # ()
-    top_cards: Array  # (54,) the combination to beat (all false when leading)
-    top_shape: Array  # () its shape index (lead-menu order), -1 when leading
-    top_rank: Array  # () its top rank value
-    top_wild: Array  # () bool
-    top_suited: Array  # () bool
-    top_seat: Array  # () who played it, -1 when leading
-    build_shape: Array  # () shape of the play being built (the top's when following), -1 before a lead's choice
-    build_top: Array  # () its declared top rank ((set) sequences) or its rank (after a set's first card), -1 before
-    build_picks: Array  # (54,) cards picked so far
-    build_last: Array  # () the last card picked, -1 before
-    stage: Array  # () exchange stage (0 give highest … 3 take back), -1 outside the exchange
-    table: Array  # (2,) exchange cards on the table (better-, worse-placed giver's), -1 for none
-    revealed: Array  # () bool, the table's cards are face up
-    key: Array  # (2,) uint32, shuffles the later deals of a match
-    current_player: Array  # () seat to act, -1 once the game is over
-    terminated: Array  # () bool
-    truncated: Array  # () bool, the step cap was reached
-    rewards: Array  # (n,) float32, earned by the last step
-    step_count: Array  # () decisions taken
-    legal_action_mask: Array  # (152,) bool, for the player to act
-    observation: Array  # (observation size,) float32, the player to act's view (seat 0's once over)
 
 
 class ZhengShangYouFast:

@@ -21,7 +21,7 @@ from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import NUM_CARDS
 
 if TYPE_CHECKING:
-    from cardenvs.fast.zheng_shang_you import State
+    from cardenvs.fast.zheng_shang_you_state import State
 
 Array = jax.Array
 INT = jnp.int32

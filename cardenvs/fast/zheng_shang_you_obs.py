@@ -20,13 +20,13 @@ from cardenvs.zheng_shang_you.ranks import NUM_CARDS, NUM_VALUES
 from cardenvs.zheng_shang_you.tables import MAX_TOTAL_RATIO
 
 if TYPE_CHECKING:
-    from cardenvs.fast.zheng_shang_you import State, ZhengShangYouFast
+    from cardenvs.fast.zheng_shang_you_state import State, ZhengShangYouSetup
 
 Array = jax.Array
 F32 = jnp.float32
 
 
-def observe(env: ZhengShangYouFast, s: State, me: Array) -> Array:
+def observe(env: ZhengShangYouSetup, s: State, me: Array) -> Array:
     """``me``'s observation vector."""
     n, opts = env.num_players, env.options
     seats = (me + jnp.arange(n)) % n  # relative seat k is absolute seat seats[k]

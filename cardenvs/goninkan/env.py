@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
+from cardenvs.core.manifest import OpenSpielTraits, Utility
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.position import read_position, write_position
 
+POINTS = 1000.0
+"""Bound declared on a round's points for OpenSpiel (random play reaches about 160): Goninkan's two sides of
+unequal size are paid raw points (not zero-sum), Yoninkan's 2 against 2 mirror them."""
 STEPS_PER_ROUND = 400
 """Far above a round's longest play (3 deals of at most ~70 decisions)."""
 
@@ -45,6 +49,11 @@ DEFINITION: GameDefinition[GoninkanOptions] = GameDefinition(
     benchmark_options={"num_players": 6},
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.goninkan.render:WORDS",
+    table="cardenvs.render.tables:kankei_table",
+    rules_summary="cardenvs.text.goninkan:RULES",
+    fast="cardenvs.fast.goninkan:GoninkanFast",
+    openspiel=OpenSpielTraits(Utility(zero_sum=False, low=-POINTS, high=POINTS)),
 )
 
 

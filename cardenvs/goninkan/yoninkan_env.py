@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition
-from cardenvs.goninkan.env import default_max_steps, num_players
+from cardenvs.core.manifest import OpenSpielTraits, Utility
+from cardenvs.goninkan.env import POINTS, default_max_steps, num_players
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import YoninkanOptions
 from cardenvs.goninkan.position import read_position, write_position
@@ -32,6 +33,11 @@ DEFINITION: GameDefinition[YoninkanOptions] = GameDefinition(
     ),
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.goninkan.render:WORDS",
+    table="cardenvs.render.tables:kankei_table",
+    rules_summary="cardenvs.text.goninkan:RULES",
+    fast="cardenvs.fast.yoninkan:YoninkanFast",
+    openspiel=OpenSpielTraits(Utility(zero_sum=True, low=-POINTS, high=POINTS)),
 )
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.core.manifest import OpenSpielTraits
 from cardenvs.kyuuri.encoding import encode, layout_of
 from cardenvs.kyuuri.options import KyuuriOptions
 from cardenvs.kyuuri.position import read_position, write_position
 from cardenvs.kyuuri.render import render
 from cardenvs.kyuuri.rules import KyuuriGame
 
-KyuuriGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
+OBSERVER = Observer(layout=layout_of, encode=encode, render=render)
+KyuuriGame.observed_by(OBSERVER)
 
 
 def _default_max_steps(options: KyuuriOptions) -> int:
@@ -24,6 +26,7 @@ DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
     version=0,
     options_type=KyuuriOptions,
     new_game=KyuuriGame,
+    observer=OBSERVER,
     default_max_steps=_default_max_steps,
     variants=(
         *({"num_players": n} for n in range(2, 8)),
@@ -45,6 +48,14 @@ DEFINITION: GameDefinition[KyuuriOptions] = GameDefinition(
     benchmark_options={"num_players": 7},
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.kyuuri.render:WORDS",
+    table="cardenvs.render.tables:kyuuri_table",
+    rules_summary="cardenvs.text.kyuuri:RULES",
+    fast="cardenvs.fast.kyuuri:KyuuriFast",
+    openspiel=OpenSpielTraits(
+        explicit_deal="cardenvs.openspiel.deals:kyuuri_deal",
+        small_variant={"num_players": 2, "deck_size": 16, "deal_size": 3, "episode": "deal", "dealer": 0},
+    ),
 )
 
 

@@ -26,26 +26,12 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from cardenvs.core.errors import InvalidOptionError
+from cardenvs.core.manifest import WIN_LOSE, Utility
 from cardenvs.openspiel.deals import deal_rules, enumerate_deals
-from cardenvs.openspiel.game import SPECS, CardGame, CardGameState, GameSpec, Utility, game_class
+from cardenvs.openspiel.game import SPECS, CardGame, CardGameState, GameSpec, game_class
 from cardenvs.registry import ENV_IDS, game_name, make_raw
 
 PREFIX = "python_cardenvs_"
-
-WIN_LOSE = Utility(zero_sum=True, low=-1.0, high=1.0)
-POINTS = 1000.0
-"""Bound declared on a Goninkan or Yoninkan round's points (random play reaches about 160)."""
-DEFAULT_UTILITY: dict[str, Utility] = {
-    "verish_ne_verish": WIN_LOSE,
-    "yukushi": WIN_LOSE,
-    "kyuuri": WIN_LOSE,
-    "zheng_shang_you": WIN_LOSE,
-    "goninkan": Utility(zero_sum=False, low=-POINTS, high=POINTS),
-    "yoninkan": Utility(zero_sum=True, low=-POINTS, high=POINTS),
-}
-"""Returns of each game at its default options: the zero-sum ones pay within ±1; Goninkan's two sides of unequal
-size are paid raw points (not zero-sum), Yoninkan's 2 against 2 mirror them. Other options (a points reward mode,
-a match of several games or rounds) need their own :class:`Utility` given to :func:`register`."""
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -66,14 +52,15 @@ def register(
     """Register ``env_id`` with ``options`` as an OpenSpiel game and return its name (``pyspiel.load_game(name)``).
 
     ``name`` is required with options (the default name is the default options' game). ``utility`` declares the
-    range of returns, whether they sum to 0 and whether they are paid only at the end (default:
-    :data:`DEFAULT_UTILITY` of the game); a state outside it raises. ``explicit_deal`` lists every deal at the
-    chance node with its probability (small variants of the games :mod:`cardenvs.openspiel.deals` knows, one
-    deal an episode), so that CFR and exact best responses run. Options are the env's (``max_steps`` included).
-    Registering a name again with the same arguments returns it; with other arguments, or a name OpenSpiel
-    already has, raises."""
+    range of returns, whether they sum to 0 and whether they are paid only at the end (default: the
+    ``openspiel.utility`` of the game's definition, declared for its default options; a points reward mode or a
+    match of several games or rounds may need its own); a state outside it raises. ``explicit_deal`` lists every
+    deal at the chance node with its probability (small variants of the games whose definition declares an
+    ``openspiel.explicit_deal``, one deal an episode), so that CFR and exact best responses run. Options are the
+    env's (``max_steps`` included). Registering a name again with the same arguments returns it; with other
+    arguments, or a name OpenSpiel already has, raises."""
     env = make_raw(env_id, **options)
-    game = env.definition.name
+    declared = env.definition.openspiel.utility
     if name is None:
         if options:
             raise InvalidOptionError(
@@ -89,7 +76,7 @@ def register(
             env.definition,
             env.options,
             env.max_steps,
-            utility if utility is not None else DEFAULT_UTILITY[game],
+            utility if utility is not None else declared,
             explicit_deal,
         )
         if not same:
@@ -101,7 +88,7 @@ def register(
     if name in pyspiel.registered_names():
         raise InvalidOptionError(f"OpenSpiel already has a game named {name}; choose another name")
     deals = tuple(enumerate_deals(deal_rules(env))) if explicit_deal else ()
-    spec = GameSpec(name, env, utility if utility is not None else DEFAULT_UTILITY[game], deals)
+    spec = GameSpec(name, env, utility if utility is not None else declared, deals)
     SPECS[name] = spec
     pyspiel.register_game(spec.game_type(), game_class(spec))
     return name
@@ -116,9 +103,9 @@ GAME_NAMES: tuple[str, ...] = tuple(register_all())
 """``python_cardenvs_<game>`` of every registered id."""
 
 __all__ = [
-    "DEFAULT_UTILITY",
     "GAME_NAMES",
     "PREFIX",
+    "WIN_LOSE",
     "CardGame",
     "CardGameState",
     "Utility",

@@ -18,6 +18,8 @@ from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.cards import NUM_RANKS, RANK_TEXT
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.errors import InvalidOptionError
+from cardenvs.core.manifest import load
+from cardenvs.games import definitions
 
 MAX_DEALS = 50_000
 """Most deals an explicit chance node lists (a larger variant is refused: sample it instead)."""
@@ -120,14 +122,12 @@ def round_robin(first: int, cards: int, num_players: int) -> list[int]:
 
 def deal_rules(env: CardGameEnv) -> DealRules:
     """How ``env``'s game deals at its options; refuses games without an explicit deal, or with chance after it."""
-    game = env.definition.name
-    options = env.options
-    maker = _RULES.get(game)
-    if maker is None:
-        raise InvalidOptionError(
-            f"{env.definition.env_id} has no explicit deal; those that do: {', '.join(sorted(_RULES))}"
-        )
-    return maker(options)
+    reference = env.definition.openspiel.explicit_deal
+    if not reference:
+        with_one = ", ".join(d.env_id for d in definitions() if d.openspiel.explicit_deal)
+        raise InvalidOptionError(f"{env.definition.env_id} has no explicit deal; those that do: {with_one}")
+    maker: Callable[[Any], DealRules] = load(reference)
+    return maker(env.options)
 
 
 def _fixed_seats(seat: int | None, num_players: int) -> Sequence[int]:
@@ -142,7 +142,8 @@ def _one_game(env_id: str, n_games: int) -> None:
         )
 
 
-def _verish(options: Any) -> DealRules:
+def verish_deal(options: Any) -> DealRules:
+    """How Verish' ne verish' deals (one game): the set-aside card is the undealt part."""
     from cardenvs.verish_ne_verish.rules import VerishGame
 
     _one_game("verish_ne_verish-v0", options.n_games)
@@ -160,7 +161,8 @@ def _verish(options: Any) -> DealRules:
     return DealRules(copies, sizes, start, _fixed_seats(options.dealer, n))
 
 
-def _yukushi(options: Any) -> DealRules:
+def yukushi_deal(options: Any) -> DealRules:
+    """How Yukushi deals (one game): the whole deck, round the table."""
     from cardenvs.yukushi.rules import YukushiGame
 
     _one_game("yukushi-v0", options.n_games)
@@ -178,7 +180,8 @@ def _yukushi(options: Any) -> DealRules:
     return DealRules(copies, sizes, start, _fixed_seats(options.leader, n))
 
 
-def _kyuuri(options: Any) -> DealRules:
+def kyuuri_deal(options: Any) -> DealRules:
+    """How Kyuuri deals (one deal): a hand each, the rest of the deck unseen."""
     from cardenvs.kyuuri.rules import KyuuriGame
 
     if options.deals_cap != 1:
@@ -201,11 +204,14 @@ def _copies(counts: dict[int, int]) -> tuple[int, ...]:
     return tuple(counts.get(r, 0) for r in range(NUM_RANKS))
 
 
-_RULES: dict[str, Callable[[Any], DealRules]] = {
-    "verish_ne_verish": _verish,
-    "yukushi": _yukushi,
-    "kyuuri": _kyuuri,
-}
-"""Game → how it deals, for the games whose small variants have an explicit deal."""
-
-__all__ = ["MAX_DEALS", "Deal", "DealRules", "deal_rules", "enumerate_deals", "split_probability"]
+__all__ = [
+    "MAX_DEALS",
+    "Deal",
+    "DealRules",
+    "deal_rules",
+    "enumerate_deals",
+    "kyuuri_deal",
+    "split_probability",
+    "verish_deal",
+    "yukushi_deal",
+]

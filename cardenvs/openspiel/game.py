@@ -21,23 +21,12 @@ from cardenvs.core.aec import CardGameEnv
 from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import jsonable, seen_by
+from cardenvs.core.manifest import Utility
 from cardenvs.core.worlds import sample_world
 from cardenvs.openspiel.deals import Deal
 
 DEAL = 0
 """The chance node's only action: deal the cards."""
-
-
-@dataclass(frozen=True)
-class Utility:
-    """What an episode's returns are declared to be; checked on every state."""
-
-    zero_sum: bool
-    low: float
-    high: float
-    paid_at_end: bool = True
-    """Rewards come only with the last decision (OpenSpiel's reward model ``TERMINAL``, which its ``MCTSBot``
-    needs); a reward paid before the end then raises. ``False`` for episodes that pay as they go (a match)."""
 
 
 @dataclass(frozen=True)

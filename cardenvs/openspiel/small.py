@@ -1,10 +1,13 @@
 """The small variants solved exactly: two players and a deck of a few ranks, options of the existing ids, each
-registered with its deal an explicit chance node (``docs/openspiel.md``, "Small variants solved exactly")."""
+registered with its deal an explicit chance node (``docs/openspiel.md``, "Small variants solved exactly"). A game
+has one where its definition declares ``openspiel.small_variant``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from cardenvs.games import definitions
 
 
 @dataclass(frozen=True)
@@ -26,20 +29,13 @@ class SmallVariant:
 
 
 SMALL_VARIANTS: dict[str, SmallVariant] = {
-    v.game: v
-    for v in (
-        SmallVariant(
-            "verish_ne_verish", "verish_ne_verish-v0", {"num_players": 2, "deck_size": 8, "dealer": 0, "max_steps": 12}
-        ),
-        SmallVariant("yukushi", "yukushi-v0", {"num_players": 2, "deck_size": 8, "leader": 0, "max_steps": 12}),
-        SmallVariant(
-            "kyuuri", "kyuuri-v0", {"num_players": 2, "deck_size": 16, "deal_size": 3, "episode": "deal", "dealer": 0}
-        ),
-    )
+    d.name: SmallVariant(d.name, f"{d.name}-v{d.version}", dict(d.openspiel.small_variant))
+    for d in definitions()
+    if d.openspiel.small_variant
 }
-"""Game → its small variant. Verish' ne verish': K and A (8 cards, one set aside, hands of 4 and 3), 12 decisions
-at most; Yukushi: K and A (hands of 4), 12 decisions at most; Kyuuri: J Q K A (16 cards), 3 cards each, one deal.
-A game cut by the step cap is a draw (0 each)."""
+"""Game → its small variant (from the definitions). Verish' ne verish': K and A (8 cards, one set aside, hands of 4
+and 3), 12 decisions at most; Yukushi: K and A (hands of 4), 12 decisions at most; Kyuuri: J Q K A (16 cards), 3
+cards each, one deal. A game cut by the step cap is a draw (0 each)."""
 
 
 def register_small(game: str) -> str:

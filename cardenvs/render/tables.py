@@ -1,6 +1,7 @@
 """What every player may see of each game's table, read from the engine's full state.
 
-Each game has one function ``(state, seat) → Table`` where ``state`` is ``privileged_state()``. A function may
+Each game has one function ``(state, seat) → Table`` where ``state`` is ``privileged_state()``, named by its
+definition's ``table`` (a game outside this package may keep its reader in its own package). A function may
 read only what the rules make public (plus ``seat``'s own hand); the play server's re-deal test
 (``tests/play/test_hidden.py``) re-deals every card ``seat`` cannot see and checks that nothing here changes.
 """
@@ -118,14 +119,3 @@ def kankei_table(state: dict[str, Any], seat: int | None) -> Table:
     if declared:
         lines.append(f"Declarations: {declared}")
     return Table(status, middle=middle, lines=lines, scores=list(state["match_points"]), score_name="match")
-
-
-TABLES: dict[str, TableReader] = {
-    "verish_ne_verish": bluffing_table,
-    "yukushi": bluffing_table,
-    "kyuuri": kyuuri_table,
-    "zheng_shang_you": zheng_shang_you_table,
-    "goninkan": kankei_table,
-    "yoninkan": kankei_table,
-}
-"""Game name → its table reader."""

@@ -9,7 +9,6 @@ and ``render_mode="svg"``.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,8 +17,8 @@ from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.events import Event
 from cardenvs.core.render import Words, event_text
 from cardenvs.core.seating import agent_name
-from cardenvs.registry import GAMES
-from cardenvs.render.tables import TABLES
+from cardenvs.games import definition_of
+from cardenvs.render.tables import Table
 
 CARD_BLOCKS = ("pick", "play", "give", "show")
 """Action blocks whose label is a card of the mover's hand: the person selects these cards."""
@@ -31,13 +30,6 @@ MECHANICS = ("done",)
 """Action blocks that only close a composite move: never shown to a person."""
 SPECTATOR = -1
 """The seat of someone watching a game: no hand, public information only."""
-
-
-def game_words(game_name: str) -> Mapping[str, Words]:
-    """The game's event sentences (``WORDS`` of its render module)."""
-    package = GAMES[game_name][1].rsplit(".", 1)[0]
-    words: Mapping[str, Words] = importlib.import_module(f"{package}.render").WORDS
-    return words
 
 
 def _private_text(part: Mapping[str, Any]) -> str:
@@ -99,9 +91,9 @@ def seat_view(
 ) -> dict[str, Any]:
     """What a person at ``seat`` sees (``None``: everything; :data:`SPECTATOR`: what is public). ``labels`` names
     who plays each seat; ``moves`` adds the seat's legal moves when it is to act."""
-    name = game_name_of(game)
+    manifest = definition_of(game)
     state = game.privileged_state()
-    table = TABLES[name](state, seat)
+    table: Table = manifest.part("table")(state, seat)
     n = game.num_players
     to_act = game.current_player
     hand = state["hands"][seat].split() if seat is not None and seat != SPECTATOR else []
@@ -117,7 +109,7 @@ def seat_view(
         for p in range(n)
     ]
     view: dict[str, Any] = {
-        "game": name,
+        "game": manifest.name,
         "seat": seat,
         "players": players,
         "hand": hand,
@@ -128,20 +120,9 @@ def seat_view(
         "score_name": table.score_name,
         "to_act": agent_name(to_act) if to_act != TERMINAL else None,
         "over": to_act == TERMINAL,
-        "history": history(game.events.events, seat, game_words(name)),
+        "history": history(game.events.events, seat, manifest.part("words")),
         "moves": [],
     }
     if moves and seat is not None and to_act == seat and not game.move_in_progress():
         view["moves"] = person_moves(game, hand)
     return view
-
-
-def game_name_of(game: RulesEngine[Any]) -> str:
-    """The registry name of an engine's game (``yoninkan`` for Yoninkan, which shares Goninkan's engine)."""
-    name = getattr(getattr(game, "rules", None), "name", None)
-    if isinstance(name, str) and name in TABLES:
-        return name
-    module = type(game).__module__.split(".")[1]
-    if module not in TABLES:
-        raise KeyError(f"no table reader for {type(game).__name__} ({module}); known: {', '.join(TABLES)}")
-    return module

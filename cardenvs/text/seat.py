@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from cardenvs.core.engine import RulesEngine
 from cardenvs.core.events import Event
 from cardenvs.core.position import join_lines
-from cardenvs.registry import definition, game_name
+from cardenvs.games import definition
 from cardenvs.text.history import since_last_move
 from cardenvs.text.moves import TextMove, seat_moves
 
@@ -35,9 +34,9 @@ class SeatPrompt:
 
 
 def rules_summary(env_id: str) -> str:
-    """The game's rules in a few sentences, and how to answer (from the game's module in this package)."""
-    module = importlib.import_module(f"cardenvs.text.{game_name(env_id)}")
-    return f"{module.RULES.strip()}\n\n{ANSWER}"
+    """The game's rules in a few sentences (its definition's ``rules_summary``), and how to answer."""
+    rules: str = definition(env_id).part("rules_summary")
+    return f"{rules.strip()}\n\n{ANSWER}"
 
 
 ANSWER = (

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.core.manifest import OpenSpielTraits
 from cardenvs.verish_ne_verish.encoding import encode, layout_of
 from cardenvs.verish_ne_verish.position import read_position, write_position
 from cardenvs.verish_ne_verish.render import render
 from cardenvs.verish_ne_verish.rules import VerishGame, VerishOptions
 
-VerishGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
+OBSERVER = Observer(layout=layout_of, encode=encode, render=render)
+VerishGame.observed_by(OBSERVER)
 
 
 def _default_max_steps(options: VerishOptions) -> int:
@@ -21,6 +23,7 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
     version=0,
     options_type=VerishOptions,
     new_game=VerishGame,
+    observer=OBSERVER,
     default_max_steps=_default_max_steps,
     variants=(
         *({"num_players": n} for n in range(2, 7)),
@@ -33,6 +36,14 @@ DEFINITION: GameDefinition[VerishOptions] = GameDefinition(
     benchmark_options={"num_players": 6},
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.verish_ne_verish.render:WORDS",
+    table="cardenvs.render.tables:bluffing_table",
+    rules_summary="cardenvs.text.verish_ne_verish:RULES",
+    fast="cardenvs.fast.verish:VerishFast",
+    openspiel=OpenSpielTraits(
+        explicit_deal="cardenvs.openspiel.deals:verish_deal",
+        small_variant={"num_players": 2, "deck_size": 8, "dealer": 0, "max_steps": 12},
+    ),
 )
 
 

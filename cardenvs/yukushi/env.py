@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
 from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.core.manifest import OpenSpielTraits
 from cardenvs.yukushi.encoding import encode, layout_of
 from cardenvs.yukushi.options import YukushiOptions
 from cardenvs.yukushi.position import read_position, write_position
 from cardenvs.yukushi.render import render
 from cardenvs.yukushi.rules import YukushiGame
 
-YukushiGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
+OBSERVER = Observer(layout=layout_of, encode=encode, render=render)
+YukushiGame.observed_by(OBSERVER)
 
 
 def _default_max_steps(options: YukushiOptions) -> int:
@@ -23,6 +25,7 @@ DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
     version=0,
     options_type=YukushiOptions,
     new_game=YukushiGame,
+    observer=OBSERVER,
     default_max_steps=_default_max_steps,
     variants=(
         # Every player count and window model; max_play stays small where legal_moves() is enumerated a lot
@@ -40,6 +43,14 @@ DEFINITION: GameDefinition[YukushiOptions] = GameDefinition(
     benchmark_options={"num_players": 8},
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.yukushi.render:WORDS",
+    table="cardenvs.render.tables:bluffing_table",
+    rules_summary="cardenvs.text.yukushi:RULES",
+    fast="cardenvs.fast.yukushi:YukushiFast",
+    openspiel=OpenSpielTraits(
+        explicit_deal="cardenvs.openspiel.deals:yukushi_deal",
+        small_variant={"num_players": 2, "deck_size": 8, "leader": 0, "max_steps": 12},
+    ),
 )
 
 

@@ -49,6 +49,10 @@ DEFINITION: GameDefinition[ZsyOptions] = GameDefinition(
     benchmark_options={"num_players": 6},
     write_position=write_position,
     read_position=read_position,
+    words="cardenvs.zheng_shang_you.render:WORDS",
+    table="cardenvs.render.tables:zheng_shang_you_table",
+    rules_summary="cardenvs.text.zheng_shang_you:RULES",
+    fast="cardenvs.fast.zheng_shang_you:ZhengShangYouFast",
 )
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.experiments.bench.fast_bench import GAMES, configure
+from cardenvs.registry import definition
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -65,10 +66,8 @@ def single_jax_runner(game: str, players: int) -> tuple[Any, float]:
     """One JAX game stepped alone: a jitted step per decision, the observation and mask read back to NumPy."""
     import jax
 
-    import cardenvs.fast
-
     began = time.perf_counter()
-    env = getattr(cardenvs.fast, GAMES[game][0])(num_players=players)
+    env = definition(game).part("fast")(num_players=players)
     init, step = jax.jit(env.init), jax.jit(env.step)
     rng = np.random.default_rng(0)
     keys = iter(jax.random.split(jax.random.PRNGKey(0), 100_000))

@@ -1,4 +1,4 @@
-"""Decisions per second of a JAX game (``cardenvs.fast``: the games of ``cardenvs.vector.FAST_GAMES``) over batch
+"""Decisions per second of a JAX game (``cardenvs.fast``: the games of ``cardenvs.vector.fast_game_ids()``) over batch
 sizes, on a CPU core or a GPU.
 
     python -m experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.registry import definition
-from cardenvs.vector import FAST_GAMES
+from cardenvs.vector import fast_game_ids
 
 CPU_BATCHES = [1, 4, 16, 64, 256, 1024, 4096]
 
@@ -43,9 +43,9 @@ def benchmark_players(env_id: str) -> int:
     return int(players) if players is not None else game.num_players(game.options_type())
 
 
-GAMES = {env.removeprefix("cardenvs/"): (fast_class, benchmark_players(env)) for env, fast_class in FAST_GAMES.items()}
-"""The fast games (:data:`cardenvs.vector.FAST_GAMES`): the class in ``cardenvs.fast`` and the benchmark's player
-count."""
+GAMES = {env.removeprefix("cardenvs/"): (definition(env).fast, benchmark_players(env)) for env in fast_game_ids()}
+"""The fast games (:func:`cardenvs.vector.fast_game_ids`): the reference to the class in ``cardenvs.fast`` and the
+benchmark's player count."""
 GPU_BATCHES = [2**k for k in range(10, 21, 2)]
 
 
@@ -83,10 +83,9 @@ def jax_runner(game: str, players: int, batch: int, steps: int) -> Any:
     import jax
     import jax.numpy as jnp
 
-    import cardenvs.fast
     from cardenvs.fast.batched import redeal_finished
 
-    env = getattr(cardenvs.fast, GAMES[game][0])(num_players=players)
+    env = definition(game).part("fast")(num_players=players)
     pool = max(1, batch // 16)
     init = jax.vmap(env.init)
     step = jax.vmap(env.step)

@@ -15,6 +15,7 @@ import argparse
 import statistics
 from typing import Any
 
+from cardenvs.registry import definition
 from experiments.bench.fast_bench import GAMES, configure, time_jax
 
 
@@ -36,11 +37,10 @@ def bot_runner(game: str, players: int, bot_name: str, batch: int, steps: int) -
     """``[play, state, key]``: ``play`` makes ``steps`` decisions of the bot in every game of the batch."""
     import jax
 
-    import cardenvs.fast
     from cardenvs.agents.fast_bots import FAST_BOTS
     from cardenvs.fast.batched import redeal_finished
 
-    env = getattr(cardenvs.fast, GAMES[game][0])(num_players=players)
+    env = definition(game).part("fast")(num_players=players)
     bot = FAST_BOTS[bot_name](game, {"num_players": players})
     pool = max(1, batch // 16)
     step = jax.vmap(env.step)

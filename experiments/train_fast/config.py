@@ -10,7 +10,7 @@ from typing import Any
 
 from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.registry import definition, game_name
-from cardenvs.vector import FAST_GAMES
+from cardenvs.vector import fast_game_ids
 
 CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"
@@ -65,8 +65,8 @@ class FastTrainArgs(PPOSettings):
 def check_args(args: FastTrainArgs) -> None:
     """Raise ``ValueError`` naming the setting and what is valid, for anything a run cannot use."""
     env_id = definition(args.game).env_id  # raises on an unknown id, listing the known ones
-    if env_id not in FAST_GAMES:
-        raise ValueError(f"{env_id} has no JAX fast path; those that do: {', '.join(sorted(FAST_GAMES))}")
+    if not definition(env_id).fast:
+        raise ValueError(f"{env_id} has no JAX fast path; those that do: {', '.join(sorted(fast_game_ids()))}")
     positive = ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "snapshot_recent")
     for name in positive:
         value = getattr(args, name)

@@ -13,7 +13,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-import cardenvs.fast
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.weights import context_layout_hash
 from cardenvs.experiments.train_fast.checkpoint import STATE_SUFFIX, Resumable, latest_state, load_state, save_state
@@ -22,7 +21,6 @@ from cardenvs.experiments.train_fast.networks import init_actor_critic, stack, t
 from cardenvs.experiments.train_fast.population import BotFactory, build_blocks
 from cardenvs.experiments.train_fast.ppo import Program, TrainState, compiled_iteration, optimizer
 from cardenvs.registry import definition, make_raw
-from cardenvs.vector import FAST_GAMES
 from cardenvs.wrappers import observation_scale
 
 
@@ -58,7 +56,7 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     """Check ``args`` and build what a run needs (``ValueError`` for any refused setting)."""
     check_args(args)
     env_id = definition(args.game).env_id
-    env = getattr(cardenvs.fast, FAST_GAMES[env_id])(**args.options)
+    env = definition(env_id).part("fast")(**args.options)
     context = PolicyContext.from_env(make_raw(env_id, **args.options))
     scale = observation_scale(context.layout)
     blocks = build_blocks(args.population, args.num_games, context, args.options, args.snapshot_recent, scale, bots)

@@ -14,10 +14,8 @@ from cardenvs.agents.specs import SpecError, make_policy
 from tests.fast.lockstep import compiled
 
 jax = pytest.importorskip("jax")
-import cardenvs.fast  # noqa: E402  (needs JAX, skipped above without it)
 from cardenvs.agents.fast_bots import FAST_BOTS  # noqa: E402
 from cardenvs.fast.batched import redeal_finished  # noqa: E402
-from cardenvs.vector import FAST_GAMES  # noqa: E402
 
 GAMES = {
     "random": ("verish_ne_verish-v0", {"num_players": 5}),
@@ -39,7 +37,7 @@ def test_every_array_bot_has_a_game_here() -> None:
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_array_bot_plays_only_legal_actions_in_the_jax_game(name: str) -> None:
     env_id, options = GAMES[name]
-    env = getattr(cardenvs.fast, FAST_GAMES[f"cardenvs/{env_id}"])(**options)
+    env = cardenvs.definition(env_id).part("fast")(**options)
     bot = FAST_BOTS[name](env_id, options)
     games, steps = 16, 300
 

@@ -60,14 +60,14 @@ def test_messages_do_not_change_when_hidden_cards_are_redealt(env_id: str, optio
 
 def test_a_leaky_table_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check fails when the table shows another player's hand (so the test above can fail)."""
-    honest = tables.TABLES["kyuuri"]
+    honest = tables.kyuuri_table
 
     def leaky(state: dict[str, Any], seat: int | None) -> tables.Table:
         table = honest(state, seat)
         table.lines.append("next hand: " + state["hands"][(seat or 0) + 1])
         return table
 
-    monkeypatch.setitem(tables.TABLES, "kyuuri", leaky)
+    monkeypatch.setattr(tables, "kyuuri_table", leaky)  # the reader Kyuuri's definition names
     session = PlaySession(TableSettings("kyuuri-v0", {"num_players": 3}, seed=3))
     with pytest.raises(AssertionError, match="changed under a re-deal"):
         play_and_compare(session, seed=0)
