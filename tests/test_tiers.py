@@ -111,4 +111,3 @@ def test_run_py_quick_deselects_the_slow_tests_and_the_plain_task_runs_everythin
 
 def test_run_py_passes_quick_through_to_other_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_task(monkeypatch, ["bench", "--quick"]) == [[*run.TASKS["bench"][0], "--quick"]]
-
