@@ -39,6 +39,7 @@ KNOWN_SLOW = (
     "tests/fast/test_backends.py",
     "tests/openspiel/test_small_variants.py",
     "tests/play/test_browser.py",
+    "tests/play/test_table_ux.py",
     "tests/interop/test_pettingzoo_conventions.py",
     "tests/test_install.py",
     "tests/test_notebooks.py",

@@ -11,9 +11,11 @@ Every test file is classified: it lies under ``SLOW_PATHS`` or is one of ``QUICK
 until it is timed (``pytest --durations=30 FILE``) and listed; meanwhile it stays out of the quick tier and
 ``tests/test_tiers.py`` fails, naming it.
 
-Measured 2026-11-27 at load 13-17 on 2 cores, so counted in CPU seconds (what an idle core spends as wall seconds):
-the quick tier's 1,225 of 2,007 tests take 141 CPU s in one process, mypy 30 (cold cache), ruff under 1; about
-2 minutes on 2 idle cores with the suite's ``-n 2`` (half the tests' seconds, plus each worker's 10 s start).
+Measured 2026-11-27 13:00 UTC at load 10-16 on 2 cores, so counted in CPU seconds (what an idle core spends as wall
+seconds): ``user+sys`` of one ``pytest -m "not slow"`` process was 321 s for 1,384 tests; the browser table
+(``play/test_table_ux.py``, 90 s of it with Chromium) then went to the slow tier, leaving about 231 s. On 2 idle
+cores with the suite's ``-n 2`` that is about 2 minutes of tests (half the tests' seconds, plus each worker's 16 s
+start), with mypy's 30 (cold cache) and ruff's 1 before them: about 2.6 minutes.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ SLOW_PATHS = frozenset(
         "exploitability",
         "yardstick",
         "play/test_browser.py",
+        "play/test_table_ux.py",
         "tournament/test_backends.py",
         "test_experiments.py",
         "interop/test_pettingzoo_conventions.py",
@@ -104,7 +107,6 @@ QUICK_FILES = frozenset(
         "play/test_replays.py",
         "play/test_server.py",
         "play/test_svg.py",
-        "play/test_table_ux.py",
         "play/test_tui.py",
         "search/test_ismcts.py",
         "text/test_text_seat.py",
