@@ -151,7 +151,7 @@ CONFORMANCE = "test_conformance.py"
 
 def in_slow_path(relative: Path) -> bool:
     """Whether a test file (relative to tests/) is one of, or lies under one of, ``SLOW_PATHS``."""
-    return any(str(part) in SLOW_PATHS for part in (relative, *relative.parents))
+    return any(part.as_posix() in SLOW_PATHS for part in (relative, *relative.parents))
 
 
 def beyond_the_smoke(item: pytest.Item) -> bool:
@@ -171,15 +171,15 @@ def collectable_files() -> list[Path]:
 
 def unclassified(files: list[Path]) -> list[str]:
     """The files that are neither under ``SLOW_PATHS`` nor in ``QUICK_FILES``."""
-    return [str(path) for path in files if not in_slow_path(path) and str(path) not in QUICK_FILES]
+    return [path.as_posix() for path in files if not in_slow_path(path) and path.as_posix() not in QUICK_FILES]
 
 
 def is_slow(item: pytest.Item) -> bool:
     """Whether the collected test stays out of the quick tier (an unclassified file's tests do too)."""
     relative = item.path.relative_to(TESTS)
-    if in_slow_path(relative) or str(relative) not in QUICK_FILES:
+    if in_slow_path(relative) or relative.as_posix() not in QUICK_FILES:
         return True
-    return str(relative) == CONFORMANCE and beyond_the_smoke(item)
+    return relative.as_posix() == CONFORMANCE and beyond_the_smoke(item)
 
 
 def mark_slow_tests(items: list[pytest.Item]) -> None:
