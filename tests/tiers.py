@@ -11,11 +11,11 @@ Every test file is classified: it lies under ``SLOW_PATHS`` or is one of ``QUICK
 until it is timed (``pytest --durations=30 FILE``) and listed; meanwhile it stays out of the quick tier and
 ``tests/test_tiers.py`` fails, naming it.
 
-Measured 2026-11-27 13:00 UTC at load 10-16 on 2 cores, so counted in CPU seconds (what an idle core spends as wall
-seconds): ``user+sys`` of one ``pytest -m "not slow"`` process was 321 s for 1,384 tests; the browser table
-(``play/test_table_ux.py``, 90 s of it with Chromium) then went to the slow tier, leaving about 231 s. On 2 idle
-cores with the suite's ``-n 2`` that is about 2 minutes of tests (half the tests' seconds, plus each worker's 16 s
-start), with mypy's 30 (cold cache) and ruff's 1 before them: about 2.6 minutes.
+Measured 2026-11-27 at load 7-16 on 2 cores, so counted in CPU seconds (what an idle core spends as wall seconds),
+``user+sys`` of one ``pytest -m "not slow"`` process: 321 s for 1,384 tests, of which the browser table
+(``play/test_table_ux.py``, 90 s with Chromium) then went to the slow tier; after that, 234 s for 1,365 tests (14 s of
+it starting and collecting). On 2 idle cores with the suite's ``-n 2`` that is about 2 minutes of tests (half the
+tests' seconds, plus each worker's start), with mypy's 28 (cold cache) and ruff's 1 before them: about 2.6 minutes.
 """
 
 from __future__ import annotations
