@@ -46,8 +46,11 @@ def test_play_episode_refuses_a_non_integer_action_naming_the_policy(kind: Any) 
 @pytest.mark.parametrize("kind", [int, np.int64, np.uint8, lambda a: np.array([a])])
 def test_integer_actions_of_any_integer_type_play(kind: Any) -> None:
     env = cardenvs.make(GAME, num_players=3)
-    policy = Returns(PolicyContext.from_env(env), kind)
-    assert play_episode(env, [policy, policy, policy], seed=1).decisions > 0
+    context = PolicyContext.from_env(env)
+    played = play_episode(env, [Returns(context, kind)] * 3, seed=1)
+    as_int = play_episode(env, [Returns(context, int)] * 3, seed=1)
+    assert played.decisions > 0  # the first legal move each time: the game runs to the step cap, as with ints
+    assert (played.decisions, played.returns, played.events) == (as_int.decisions, as_int.returns, as_int.events)
 
 
 def test_a_file_policy_returning_legal_plus_point_nine_is_refused(tmp_path: Path) -> None:

@@ -5,14 +5,25 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 import cardenvs
 import run
 from tests.conftest import case_id
-from tests.tiers import CONFORMANCE, SLOW_PATHS, TESTS
+from tests.tiers import (
+    CONFORMANCE,
+    QUICK_FILES,
+    SLOW_PATHS,
+    TESTS,
+    collectable_files,
+    in_slow_path,
+    is_slow,
+    unclassified,
+)
 
 
 def collected(*args: str) -> set[str]:
@@ -28,6 +39,7 @@ KNOWN_SLOW = (
     "tests/fast/test_backends.py",
     "tests/openspiel/test_small_variants.py",
     "tests/play/test_browser.py",
+    "tests/play/test_table_ux.py",
     "tests/interop/test_pettingzoo_conventions.py",
     "tests/test_install.py",
     "tests/test_notebooks.py",
@@ -40,8 +52,21 @@ def quick() -> set[str]:
     return collected("-m", "not slow", f"tests/{CONFORMANCE}", *KNOWN_SLOW)
 
 
-def test_every_slow_path_exists() -> None:
-    assert sorted(path for path in SLOW_PATHS if not (TESTS / path).exists()) == []
+def test_every_listed_path_exists() -> None:
+    assert sorted(path for path in SLOW_PATHS | QUICK_FILES if not (TESTS / path).exists()) == []
+
+
+def test_every_test_file_is_in_exactly_one_tier() -> None:
+    files = collectable_files()
+    assert unclassified(files) == [], "time these files and list them in tests/tiers.py"
+    assert sorted(path for path in QUICK_FILES if in_slow_path(Path(path))) == []
+
+
+def test_a_new_file_fails_the_check_and_stays_out_of_the_quick_tier() -> None:
+    new, slow_folder, listed = Path("play/test_new.py"), Path("training/test_new.py"), Path("test_cards.py")
+    assert unclassified([new, slow_folder, listed]) == [new.as_posix()]
+    in_file = {path: cast(pytest.Item, SimpleNamespace(path=TESTS / path)) for path in (new, slow_folder, listed)}
+    assert [is_slow(item) for item in in_file.values()] == [True, True, False]
 
 
 def test_the_quick_tier_runs_every_conformance_test_on_every_id(quick: set[str]) -> None:
@@ -87,4 +112,3 @@ def test_run_py_quick_deselects_the_slow_tests_and_the_plain_task_runs_everythin
 
 def test_run_py_passes_quick_through_to_other_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_task(monkeypatch, ["bench", "--quick"]) == [[*run.TASKS["bench"][0], "--quick"]]
-

@@ -4,6 +4,7 @@ with only the import changed, ``render_mode="human"``, and importing on a Pettin
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -70,10 +71,11 @@ class MaskedSeatsEnv(pettingzoo.utils.BaseWrapper, gymnasium.Env):  # type: igno
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: str) -> None:
-    """Train MaskablePPO on every seat at once (two rollouts of 64 steps), then play it against random play for up
-    to 200 decisions."""
+def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: str, tmp_path: Path) -> None:
+    """Train MaskablePPO on every seat at once (two rollouts of 64 steps), save and reload it, then play two whole
+    games with it against random play."""
     pytest.importorskip("sb3_contrib")
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from sb3_contrib.common.wrappers import ActionMasker
@@ -84,29 +86,43 @@ def test_the_sb3_action_mask_tutorial_runs_with_only_the_import_changed(name: st
     masked = ActionMasker(env, lambda e: e.action_mask())
     model = MaskablePPO(MaskableActorCriticPolicy, masked, n_steps=64, batch_size=64, n_epochs=1, verbose=0)
     model.set_random_seed(0)
+    untrained = [parameter.detach().clone() for parameter in model.policy.parameters()]
     model.learn(total_timesteps=128)
 
     assert model.num_timesteps == 128  # two rollouts of 64 steps, every seat's decisions in one stream
+    trained = list(model.policy.parameters())
+    assert any(not torch.equal(before, after) for before, after in zip(untrained, trained, strict=True))
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip")
+    for before, after in zip(trained, loaded.policy.parameters(), strict=True):
+        assert torch.equal(before.detach(), after.detach())  # the checkpoint is the trained policy
 
     env = env_fn.env()
-    decisions = {"random": 0, "model": 0}
     for game in range(2):
         env.reset(seed=game)
         env.action_space(env.possible_agents[0]).seed(game)
-        for agent in env.agent_iter(max_iter=100):
-            obs, _, termination, truncation, _ = env.last()
-            observation, action_mask = obs.values()
+        decisions = {"random": 0, "model": 0}
+        returns = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter(max_iter=5000):
+            obs, reward, termination, truncation, _ = env.last()
+            returns[agent] += reward
             if termination or truncation:
-                break
+                assert termination, f"game {game} was cut short"
+                env.step(None)
+                continue
+            observation, action_mask = obs.values()
             player = "random" if agent == env.possible_agents[0] else "model"
             if player == "random":
                 action = env.action_space(agent).sample(action_mask)
             else:
-                action = int(model.predict(observation, action_masks=action_mask, deterministic=True)[0])
+                action = int(loaded.predict(observation, action_masks=action_mask, deterministic=True)[0])
+                assert action == int(model.predict(observation, action_masks=action_mask, deterministic=True)[0])
             assert action_mask[action] == 1
             env.step(action)  # raises on an illegal action: the masks were honoured
             decisions[player] += 1
-    assert decisions["random"] > 0 and decisions["model"] > 0  # the trained model played legal moves, not only random
+        assert env.agents == [], f"game {game} did not end in 5000 steps"
+        assert decisions["random"] > 0 and decisions["model"] > 0  # the loaded model played legal moves too
+        assert any(value != 0 for value in returns.values())  # every seat's result was handed out at the end
 
 
 # ---------------------------------------------------------------- rendering

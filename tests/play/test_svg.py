@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,7 +24,11 @@ def test_render_svg_draws_every_hand(env_id: str) -> None:
     for _ in range(10):
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
-    picture = env.render()
+    assert_draws_every_hand(env, env.render())
+
+
+def assert_draws_every_hand(env: Any, picture: str) -> None:
+    """``picture`` is an SVG of ``env`` now, every hand's cards written on it, and what a notebook displays."""
     root = ET.fromstring(picture)
     assert root.tag.endswith("svg")
     text = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
@@ -50,7 +55,9 @@ def test_bad_render_mode_names_the_valid_ones() -> None:
 def test_the_docs_example_runs() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
     example = page.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(example, "docs/play.md", "exec"), {})
+    namespace: dict[str, Any] = {}
+    exec(compile(example, "docs/play.md", "exec"), namespace)
+    assert_draws_every_hand(namespace["env"], namespace["picture"])
 
 
 def test_the_goninkan_trick_names_who_played_each_card_after_a_seat_swap() -> None:

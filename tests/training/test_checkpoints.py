@@ -19,6 +19,7 @@ from cardenvs.agents.weights import ActorWeights, MlpPolicy, UntrustedCheckpoint
 from cardenvs.experiments.train import TrainArgs, build_args, train
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv
+from tests.tournament.whole_games import assert_whole_games
 from tests.training.small_runs import small_run
 
 GAME = "verish_ne_verish-v0"
@@ -101,7 +102,7 @@ def test_specs_build_sampling_and_greedy_policies_that_play_legally(run: Path) -
 
 def test_a_checkpoint_enters_a_tournament(run: Path, tmp_path: Path) -> None:
     result = Tournament(GAME, [f"agent=ckpt:{run}", "random"], games=12, options=OPTIONS).run(tmp_path / "t.sqlite")
-    assert len(result.records) >= 12
+    assert_whole_games(result, ["agent", "random"], games=12)
 
 
 def test_a_zip_without_its_npz_is_converted_and_wrong_games_are_refused(run: Path, tmp_path: Path) -> None:

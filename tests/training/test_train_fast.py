@@ -29,6 +29,7 @@ from cardenvs.experiments.train_fast.population import apportion  # noqa: E402
 from cardenvs.experiments.train_fast.ppo import Program, Steps, TrainState  # noqa: E402
 from cardenvs.experiments.train_fast.trainer import RunResult, setup, train  # noqa: E402
 from cardenvs.registry import make_raw  # noqa: E402
+from tests.tournament.whole_games import assert_whole_games  # noqa: E402
 
 GAME = "verish_ne_verish-v0"
 OPTIONS = {"num_players": 3}
@@ -86,7 +87,7 @@ def test_a_run_writes_actor_checkpoints_its_state_its_arguments_and_tensorboard_
 
 def test_the_checkpoint_plays_a_tournament_in_the_python_env(run: RunResult, tmp_path: Path) -> None:
     result = Tournament(GAME, [f"agent=ckpt:{run.final}", "random"], games=12, options=OPTIONS).run(tmp_path / "t.db")
-    assert len(result.records) >= 12
+    assert_whole_games(result, ["agent", "random"], games=12)
 
 
 def test_greedy_moves_are_the_same_in_the_jax_and_the_python_player(run: RunResult) -> None:

@@ -46,7 +46,9 @@ def test_bots_are_registered() -> None:
 )
 def test_bots_play_legal_games(options: dict[str, Any]) -> None:
     seats = ([*STYLES, "random"] * 2)[: options["num_players"]]
-    totals(options, seats, range(3))  # raises on an illegal action
+    sums = totals(options, seats, range(3))  # raises on an illegal action or a game cut short
+    assert sorted(sums) == sorted(set(seats))
+    assert {name: counters["plays"] > 0 for name, counters in sums.items()} == dict.fromkeys(sums, True)
 
 
 def test_styles_differ_as_designed() -> None:
