@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import cardenvs
+from cardenvs.core.engine import RulesEngine
+from cardenvs.registry import definition
 
 PACKAGE = Path(cardenvs.__file__).parent
 ACYCLIC_PACKAGES = ("verish_ne_verish", "yukushi", "kyuuri", "goninkan", "zheng_shang_you", "core")
@@ -54,7 +56,19 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_no_import_cycle_inside_the_game(game: str) -> None:
     graph = imports_within(game)
     assert cycle(graph) is None, f"import cycle in cardenvs.{game}: {' -> '.join(cycle(graph) or [])}"
-    assert not {"encoding", "render", "env", "position"} & graph.get("rules", set()), "the rules import an observer"
+    for engine in ("rules", "game"):
+        assert not {"encoding", "render", "env", "position"} & graph.get(engine, set()), f"{engine} imports an observer"
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_every_game_is_seen_through_the_observer_its_definition_attaches(env_id: str) -> None:
+    """One way for every game (issue 39 item 4): the engine's class keeps the protocol's observation and picture,
+    which go through the attached :class:`~cardenvs.core.engine.Observer`; no engine subclasses to be seen."""
+    engine = definition(env_id).new_game
+    assert isinstance(engine, type) and issubclass(engine, RulesEngine)
+    assert engine.observer is not None, f"{engine.__name__} has no observer attached"
+    for method in ("observation", "observe_into", "render_text"):
+        assert getattr(engine, method) is getattr(RulesEngine, method), f"{engine.__name__} overrides {method}"
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

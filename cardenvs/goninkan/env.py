@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.goninkan.encoding import encode, layout_of
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.position import read_position, write_position
+from cardenvs.goninkan.render import render
+
+KankeiGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 STEPS_PER_ROUND = 400
 """Far above a round's longest play (3 deals of at most ~70 decisions)."""

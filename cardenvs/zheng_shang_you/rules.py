@@ -1,6 +1,7 @@
 """The rules engine of Zheng Shang You (争上游): the decision protocol, play, passes, going out and scoring, over
 the table (:mod:`.table`) and the exchange (:mod:`.exchange_phase`). The rules read no observer:
-:class:`cardenvs.zheng_shang_you.game.ZsyGame` adds the observation, rendering, reasons and re-deals."""
+:class:`cardenvs.zheng_shang_you.game.ZsyGame` adds the reasons, move features and re-deals, and the definition
+attaches the encoder and the renderer."""
 
 from __future__ import annotations
 
