@@ -252,8 +252,8 @@ class RulesEngine(ABC, Generic[OptionsT]):
 @dataclass(frozen=True)
 class Observer:
     """How a game is seen, kept apart from its rules: modules that read the engine (the encoder, the renderer),
-    brought together with it by the game's definition (:meth:`RulesEngine.observed_by`). Engines that write their
-    own ``observation`` and ``render_text`` need none."""
+    brought together with it by the game's definition (:meth:`RulesEngine.observed_by`): the one way, the same for
+    every game, to see an engine (no engine overrides ``observation``, ``observe_into`` or ``render_text``)."""
 
     layout: Callable[[Any], ObservationLayout]
     """The observation layout of an engine (called during its set-up, once its options and sizes are known)."""
