@@ -5,13 +5,16 @@ never import them (the definition in ``env.py`` brings them together)."""
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 import pytest
 
 import cardenvs
 from cardenvs.core.engine import RulesEngine
+from cardenvs.goninkan.game import KankeiGame
 from cardenvs.registry import definition
+from cardenvs.zheng_shang_you.game import ZsyGame
 
 PACKAGE = Path(cardenvs.__file__).parent
 ACYCLIC_PACKAGES = ("verish_ne_verish", "yukushi", "kyuuri", "goninkan", "zheng_shang_you", "core")
@@ -74,3 +77,17 @@ def test_every_game_is_seen_through_the_observer_its_definition_attaches(env_id:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycle({"rules": {"encoding"}, "encoding": {"rules"}}) == ["encoding", "rules", "encoding"]
     assert cycle({"rules": {"actions"}, "encoding": {"rules", "actions"}, "actions": set()}) is None
+
+
+@pytest.mark.parametrize("engine", [KankeiGame, ZsyGame])
+def test_no_engine_class_leaves_a_method_for_a_later_class_to_fill(engine: type[RulesEngine[object]]) -> None:
+    """Issue 39 item 4: the engine composes phase objects instead of stacking classes whose placeholder methods
+    are filled two or three classes higher."""
+    package = engine.__module__.rsplit(".", 1)[0]
+    classes = [c for c in engine.__mro__ if c.__module__.startswith(package)]
+    assert len(classes) <= 3, f"{[c.__name__ for c in classes]}: compose phases instead of stacking classes"
+    for cls in classes:
+        for name, member in vars(cls).items():
+            if inspect.isfunction(member):
+                assert "NotImplementedError" not in inspect.getsource(member), f"{cls.__name__}.{name} is a hook"
+    assert not inspect.isabstract(engine)

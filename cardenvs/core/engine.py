@@ -160,11 +160,13 @@ class RulesEngine(ABC, Generic[OptionsT]):
 
     def observation(self, player: int) -> np.ndarray:
         """Seat-relative ``float32`` observation of ``player``, laid out by ``self.layout``."""
-        return self._observer().encode(self, player, None)
+        observer = self.observer or self._observer()  # the step path: no call unless the observer is missing
+        return observer.encode(self, player, None)
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
         """Write ``observation(player)`` into ``out`` (batched stepping)."""
-        self._observer().encode(self, player, out)
+        observer = self.observer or self._observer()
+        observer.encode(self, player, out)
 
     _rewards: np.ndarray | None = None
     """Rewards earned and not yet handed over (engines assign it when a game or deal scores)."""
