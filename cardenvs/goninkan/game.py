@@ -107,7 +107,8 @@ class KankeiGame(KankeiTable[OptionsT]):
 
     def decision_type(self) -> int:
         """The kind of decision the player to act faces (index into ``PHASES``)."""
-        return DECLARE if self.tricks.declaring(self) else self.phase
+        phase = self.phase  # asked at every observation: only trick 1 of the play can hold a declaration
+        return DECLARE if phase == PLAY and self.trick_no == 1 and self.tricks.declaring(self) else phase
 
     def _why_illegal(self, action: int) -> str:
         return why_illegal(self, self.decision_type(), action)

@@ -43,7 +43,7 @@ class TrickPlay:
             mask[table.A_SWEEP : table.A_SWEEP + 2] = 1
             return
         player = table.current_player
-        if self.declaring(table):
+        if table.trick_no == 1 and self.declaring(table):  # the step path: no call after trick 1
             mask[table.A_DECLARE] = 1
             for kind in open_declarations(table, bool(table.is_kankei[player])):
                 mask[table.A_DECLARE + 1 + kind] = 1
@@ -128,7 +128,7 @@ class TrickPlay:
         if card == table.joker and len(trick) == 1:
             public["suit"] = SUIT_TEXT[named_suit]
         table.events.add("play", player, public=public)
-        if table.deal == 1 and (card in table.key_cards() or not table.hands[player]):
+        if table.deal == 1 and (card in table.deal1_keys or not table.hands[player]):
             table.knowledge_changed()  # an emptied hand can no longer hold an unplayed key card
         if len(trick) == table.active_count:
             return self._end_trick(table)

@@ -140,6 +140,8 @@ class KankeiTable(RulesEngine[OptionsT]):
     def _new_round_state(self) -> None:
         last = self.round_number == self.options.n_rounds
         self.deal1_trump = LAST_ROUND_TRUMP if last else DEAL1_TRUMP_CYCLE[(self.round_number - 1) % 3]
+        self.deal1_keys = (self.joker, self.cards.find(self.rules.key_rank, self.deal1_trump))
+        """(joker, key trump card) of this round's deal 1: the cards that make 関係."""
         self.deal = 1
         self.round_points[:] = 0
         self.kankei: tuple[int, ...] = ()
@@ -161,7 +163,7 @@ class KankeiTable(RulesEngine[OptionsT]):
 
     def key_cards(self) -> tuple[int, int]:
         """(joker, key trump card) of this round's deal 1: the cards that make 関係."""
-        return self.joker, self.cards.find(self.rules.key_rank, self.deal1_trump)
+        return self.deal1_keys
 
     def reset_deal(self, hands: list[list[int]], trump: int) -> None:
         """Every member of a deal as at its start, with these hands (a position fills in the rest)."""
