@@ -11,7 +11,8 @@ from cardenvs.core.claim_moves import ClaimMove
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.position import Lines, PositionFields
 from cardenvs.goninkan.game import KankeiGame
-from cardenvs.goninkan.table import PLAY
+from cardenvs.goninkan.play import TrickPlay, open_declarations
+from cardenvs.goninkan.table import PLAY, KankeiTable
 from cardenvs.goninkan.yoninkan_env import DEFINITION as YONINKAN
 from cardenvs.verish_ne_verish.env import DEFINITION
 from cardenvs.verish_ne_verish.position import read_position, write_position
@@ -112,18 +113,24 @@ class CommitsWhenNothingHigherIsHeld(VerishGame):
         return ids
 
 
-class AsksOnlyPlayersWithADeclaration(KankeiGame):  # type: ignore[type-arg]
+class AsksOnlyThoseWithADeclaration(TrickPlay):
     """Yoninkan's trick-1 declaration step is skipped for a player whose side has none left, so the turns
     name the hidden partner of a declarer (the rule before issue 23)."""
 
-    def declaring(self) -> bool:
+    def declaring(self, table: KankeiTable[Any]) -> bool:
         return (
-            self.phase == PLAY
-            and self.rules.trick1_declarations
-            and self.trick_no == 1
-            and self.decl_choice is None
-            and bool(self.available_declarations(self.current_player))
+            table.phase == PLAY
+            and table.rules.trick1_declarations
+            and table.trick_no == 1
+            and table.decl_choice is None
+            and bool(open_declarations(table, bool(table.is_kankei[table.current_player])))
         )
+
+
+class AsksOnlyPlayersWithADeclaration(KankeiGame):  # type: ignore[type-arg]
+    """The game with that phase in place of its play of the tricks."""
+
+    tricks = AsksOnlyThoseWithADeclaration()
 
 
 def _definition(engine: type[VerishGame], name: str):  # type: ignore[no-untyped-def]

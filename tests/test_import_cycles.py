@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 
 import pytest
 
 import cardenvs
+from cardenvs.core.engine import RulesEngine
+from cardenvs.goninkan.game import KankeiGame
+from cardenvs.registry import definition
+from cardenvs.zheng_shang_you.game import ZsyGame
 
 PACKAGE = Path(cardenvs.__file__).parent
 OUTSIDE = ("agents", "experiments")
@@ -87,9 +92,11 @@ def test_no_import_cycle_in_cardenvs() -> None:
 
 @pytest.mark.parametrize("game", GAME_PACKAGES)
 def test_the_rules_import_no_observer(game: str) -> None:
-    rules = import_graph()[f"cardenvs.{game}.rules"]
+    graph = import_graph()
     observers = {f"cardenvs.{game}.{m}" for m in ("encoding", "render", "env", "position")}
-    assert not observers & rules, f"cardenvs.{game}.rules imports an observer: {sorted(observers & rules)}"
+    for engine in ("rules", "game"):
+        imports = graph.get(f"cardenvs.{game}.{engine}", set())
+        assert not observers & imports, f"cardenvs.{game}.{engine} imports an observer: {sorted(observers & imports)}"
 
 
 def test_the_graph_sees_imports_in_functions_and_under_type_checking() -> None:
@@ -97,6 +104,17 @@ def test_the_graph_sees_imports_in_functions_and_under_type_checking() -> None:
     assert "cardenvs.render.view" in graph["cardenvs.core.aec"]  # imported inside a method
     assert "cardenvs.fast.batched" in graph["cardenvs.vector"]  # imported inside a function
     assert "cardenvs.fast.goninkan_setup" in graph["cardenvs.fast.goninkan_obs"]  # under TYPE_CHECKING
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_every_game_is_seen_through_the_observer_its_definition_attaches(env_id: str) -> None:
+    """One way for every game (issue 39 item 4): the engine's class keeps the protocol's observation and picture,
+    which go through the attached :class:`~cardenvs.core.engine.Observer`; no engine subclasses to be seen."""
+    engine = definition(env_id).new_game
+    assert isinstance(engine, type) and issubclass(engine, RulesEngine)
+    assert engine.observer is not None, f"{engine.__name__} has no observer attached"
+    for method in ("observation", "observe_into", "render_text"):
+        assert getattr(engine, method) is getattr(RulesEngine, method), f"{engine.__name__} overrides {method}"
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -175,3 +193,17 @@ def test_room_imports_count_every_form_of_import(tmp_path: Path) -> None:
         "experiments.train": {"agents", "experiments.other"},
         "experiments.other": set(),
     }
+
+
+@pytest.mark.parametrize("engine", [KankeiGame, ZsyGame])
+def test_no_engine_class_leaves_a_method_for_a_later_class_to_fill(engine: type[RulesEngine[object]]) -> None:
+    """Issue 39 item 4: the engine composes phase objects instead of stacking classes whose placeholder methods
+    are filled two or three classes higher."""
+    package = engine.__module__.rsplit(".", 1)[0]
+    classes = [c for c in engine.__mro__ if c.__module__.startswith(package)]
+    assert len(classes) <= 3, f"{[c.__name__ for c in classes]}: compose phases instead of stacking classes"
+    for cls in classes:
+        for name, member in vars(cls).items():
+            if inspect.isfunction(member):
+                assert "NotImplementedError" not in inspect.getsource(member), f"{cls.__name__}.{name} is a hook"
+    assert not inspect.isabstract(engine)

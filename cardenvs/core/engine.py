@@ -161,11 +161,13 @@ class RulesEngine(ABC, Generic[OptionsT]):
 
     def observation(self, player: int) -> np.ndarray:
         """Seat-relative ``float32`` observation of ``player``, laid out by ``self.layout``."""
-        return self._observer().encode(self, player, None)
+        observer = self.observer or self._observer()  # the step path: no call unless the observer is missing
+        return observer.encode(self, player, None)
 
     def observe_into(self, player: int, out: np.ndarray) -> None:
         """Write ``observation(player)`` into ``out`` (batched stepping)."""
-        self._observer().encode(self, player, out)
+        observer = self.observer or self._observer()
+        observer.encode(self, player, out)
 
     _rewards: np.ndarray | None = None
     """Rewards earned and not yet handed over (engines assign it when a game or deal scores)."""
@@ -253,8 +255,8 @@ class RulesEngine(ABC, Generic[OptionsT]):
 @dataclass(frozen=True)
 class Observer:
     """How a game is seen, kept apart from its rules: modules that read the engine (the encoder, the renderer),
-    brought together with it by the game's definition (:meth:`RulesEngine.observed_by`). Engines that write their
-    own ``observation`` and ``render_text`` need none."""
+    brought together with it by the game's definition (:meth:`RulesEngine.observed_by`): the one way, the same for
+    every game, to see an engine (no engine overrides ``observation``, ``observe_into`` or ``render_text``)."""
 
     layout: Callable[[Any], ObservationLayout]
     """The observation layout of an engine (called during its set-up, once its options and sizes are known)."""

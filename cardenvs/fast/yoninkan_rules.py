@@ -1,5 +1,5 @@
 """What Yoninkan adds to :mod:`cardenvs.fast.goninkan`'s rules: the trick-1 declarations open to each side, and each
-player's view of the hidden teams of deal 1 (the reference: ``KankeiPlay.open_declarations`` and
+player's view of the hidden teams of deal 1 (the reference: ``cardenvs.goninkan.play.open_declarations`` and
 :mod:`cardenvs.goninkan.knowledge`)."""
 
 from __future__ import annotations

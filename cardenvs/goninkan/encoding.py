@@ -18,7 +18,7 @@ from cardenvs.goninkan.knowledge import KANKEI, MUKAN, team_view
 from cardenvs.goninkan.scoring import HONOURS
 
 if TYPE_CHECKING:
-    from cardenvs.goninkan.rules import KankeiRules
+    from cardenvs.goninkan.game import KankeiGame
     from cardenvs.goninkan.ruleset import Ruleset
 
 POINT_SCALE = 16.0
@@ -104,7 +104,12 @@ def _offsets(layout: ObservationLayout) -> dict[str, int]:
     return offsets
 
 
-def encode(game: KankeiRules[Any], me: int, cached: bool = True, out: np.ndarray | None = None) -> np.ndarray:
+def layout_of(game: KankeiGame[Any]) -> ObservationLayout:
+    """The layout of ``game``'s rules and match length."""
+    return observation_layout(game.rules, game.options.n_rounds)
+
+
+def encode(game: KankeiGame[Any], me: int, out: np.ndarray | None = None, cached: bool = True) -> np.ndarray:
     """Player ``me``'s observation vector (``cached=False`` rebuilds the slowly-changing block from scratch;
     written into ``out`` when given)."""
     layout = game.layout
@@ -155,7 +160,7 @@ def encode(game: KankeiRules[Any], me: int, cached: bool = True, out: np.ndarray
     return obs
 
 
-def _static_block(game: KankeiRules[Any], me: int, o: dict[str, int]) -> np.ndarray:
+def _static_block(game: KankeiGame[Any], me: int, o: dict[str, int]) -> np.ndarray:
     """The features from ``STATIC_FROM`` on, for observer ``me``."""
     start = o[STATIC_FROM]
     block = np.zeros(game.layout.size - start, dtype=np.float32)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
 from cardenvs.core.manifest import OpenSpielTraits, Utility
+from cardenvs.goninkan.encoding import encode, layout_of
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import GoninkanOptions, KankeiOptions
 from cardenvs.goninkan.position import read_position, write_position
+from cardenvs.goninkan.render import render
+
+KankeiGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 POINTS = 1000.0
 """Bound declared on a round's points for OpenSpiel (random play reaches about 160): Goninkan's two sides of

@@ -17,21 +17,22 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from cardenvs.core.redeal import constrained_deal, hall_feasible
+from cardenvs.goninkan.calls import draw_swap_slots, share_partner_keys
 from cardenvs.goninkan.scoring import HONOURS, is_decided
 
 if TYPE_CHECKING:
-    from cardenvs.goninkan.rules import KankeiRules
+    from cardenvs.goninkan.table import KankeiTable
 
 UNKNOWN, MUKAN, KANKEI = -1, 0, 1
-GameT = TypeVar("GameT", bound="KankeiRules[Any]")
+GameT = TypeVar("GameT", bound="KankeiTable[Any]")
 
 
-def hidden_players(game: KankeiRules[Any], observer: int) -> list[int]:
+def hidden_players(game: KankeiTable[Any], observer: int) -> list[int]:
     """Players other than ``observer`` whose hands ``observer`` cannot see (anyone still holding cards)."""
     return [p for p in range(game.num_players) if p != observer and game.hands[p]]
 
 
-def may_hold(game: KankeiRules[Any], player: int, card: int) -> bool:
+def may_hold(game: KankeiTable[Any], player: int, card: int) -> bool:
     """Whether the public record allows ``player`` to hold the unplayed ``card``: not after showing a void in its
     suit, and (Goninkan) not the joker after playing in trick 9, where a joker still held must be played."""
     suit = game.cards.suit[card]
@@ -40,7 +41,7 @@ def may_hold(game: KankeiRules[Any], player: int, card: int) -> bool:
     return not (game.rules.joker_banned_first_and_last and game.played_late[player])
 
 
-def _candidates(game: KankeiRules[Any], observer: int, card: int) -> list[int]:
+def _candidates(game: KankeiTable[Any], observer: int, card: int) -> list[int]:
     played_by = game.who_played[card]
     if played_by >= 0:
         return [played_by]
@@ -52,7 +53,7 @@ def _candidates(game: KankeiRules[Any], observer: int, card: int) -> list[int]:
     return [p for p in hidden_players(game, observer) if may_hold(game, p, card)]
 
 
-def team_for(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> frozenset[int]:
+def team_for(game: KankeiTable[Any], joker_holder: int, key_holder: int) -> frozenset[int]:
     """The 関係 team that deal 1's key holders make."""
     if joker_holder != key_holder:
         return frozenset((joker_holder, key_holder))
@@ -61,7 +62,7 @@ def team_for(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> froz
     return frozenset((joker_holder,))
 
 
-def _consistent(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> bool:
+def _consistent(game: KankeiTable[Any], joker_holder: int, key_holder: int) -> bool:
     """Whether the public record allows these key holders (the same for every observer, so cached per state)."""
     cache = game.pair_cache
     if (joker_holder, key_holder) not in cache:
@@ -69,7 +70,7 @@ def _consistent(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> b
     return cache[joker_holder, key_holder]
 
 
-def _check_pair(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> bool:
+def _check_pair(game: KankeiTable[Any], joker_holder: int, key_holder: int) -> bool:
     if game.rules.is_goninkan:
         if game.nijukan_pending >= 0:
             return joker_holder == key_holder == game.nijukan_pending
@@ -87,7 +88,7 @@ def _check_pair(game: KankeiRules[Any], joker_holder: int, key_holder: int) -> b
     return not is_decided(game.rules.scores, game.deal, kankei, mukan, game.declarations)
 
 
-def key_placements(game: KankeiRules[Any], observer: int) -> list[tuple[int, int]]:
+def key_placements(game: KankeiTable[Any], observer: int) -> list[tuple[int, int]]:
     """Every (joker holder, key-card holder) pair of deal 1 that ``observer``'s knowledge allows."""
     joker, key = game.key_cards()
     return [
@@ -98,7 +99,7 @@ def key_placements(game: KankeiRules[Any], observer: int) -> list[tuple[int, int
     ]
 
 
-def team_view(game: KankeiRules[Any], observer: int) -> np.ndarray:
+def team_view(game: KankeiTable[Any], observer: int) -> np.ndarray:
     """``observer``'s view of every player's side (``KANKEI``, ``MUKAN`` or ``UNKNOWN``), recomputed only after
     something he could learn from has happened (``game.views_stale``); also sets ``game.knows_all[observer]``."""
     view = game.team_view[observer]
@@ -120,7 +121,7 @@ def team_view(game: KankeiRules[Any], observer: int) -> np.ndarray:
     return view
 
 
-def knows_teams(game: KankeiRules[Any], observer: int) -> bool:
+def knows_teams(game: KankeiTable[Any], observer: int) -> bool:
     """Whether ``observer`` knows every player's side."""
     known = sum(side != UNKNOWN for side in game.team_view[observer].tolist())  # a few seats: no ufunc
     return known == game.active_count
@@ -154,7 +155,7 @@ def resample(game: GameT, observer: int, rng: np.random.Generator) -> GameT:
     return g
 
 
-def _free_masks(g: KankeiRules[Any], pool: list[int], bit: dict[int, int]) -> dict[int, int]:
+def _free_masks(g: KankeiTable[Any], pool: list[int], bit: dict[int, int]) -> dict[int, int]:
     """Per card of ``pool``: the bit set of the hidden players that ``may_hold`` it, worked out once per suit
     (``may_hold`` depends on the card's suit only; the joker's is -1)."""
     suit_of = g.cards.suit
@@ -164,7 +165,7 @@ def _free_masks(g: KankeiRules[Any], pool: list[int], bit: dict[int, int]) -> di
 
 
 def _place_keys(
-    g: KankeiRules[Any],
+    g: KankeiTable[Any],
     observer: int,
     pool: list[int],
     fixed: dict[int, int],
@@ -194,7 +195,7 @@ def _columns(deck_size: int) -> np.ndarray:
     return np.arange(deck_size)
 
 
-def _rederive(g: KankeiRules[Any], observer: int) -> None:
+def _rederive(g: KankeiTable[Any], observer: int) -> None:
     """Team, key holders, side honours and other players' knowledge after a re-deal."""
     if g.deal == 1 and g.nijukan_pending < 0:
         joker, key = g.key_cards()
@@ -208,9 +209,9 @@ def _rederive(g: KankeiRules[Any], observer: int) -> None:
     forgotten[observer] = False
     known[forgotten] = -1
     if g.rules.is_goninkan and g.deal == 1 and g.nijukan_pending < 0:
-        g._share_partner_keys()
+        share_partner_keys(g)
     if g.swap_slots[1]:
-        g._draw_swap_slots()
+        draw_swap_slots(g)
     kankei = int(sum(g.honours[p] for p in g.kankei))
     g.side_honours = [kankei, int(g.honours.sum()) - kankei]
     assert sum(g.side_honours) <= HONOURS

@@ -34,8 +34,10 @@ from cardenvs.core.position import format_number as num
 from cardenvs.core.redeal import constrained_deal
 from cardenvs.core.tricks import Trick
 from cardenvs.goninkan import knowledge
+from cardenvs.goninkan.calls import draw_swap_slots
 from cardenvs.goninkan.game import KankeiGame
 from cardenvs.goninkan.options import KankeiOptions
+from cardenvs.goninkan.play import declare
 from cardenvs.goninkan.position_checks import check_position
 from cardenvs.goninkan.ruleset import TRICKS
 from cardenvs.goninkan.scoring import Kind
@@ -309,7 +311,7 @@ def _read_declarations(game: KankeiGame[Any], fields: PositionFields) -> None:
             raise fields.error(
                 "declarations", f"expected 'PLAYER KIND trick 1|sweep' with a kind of {', '.join(names)}"
             )
-        game._declare(int(tokens[0]), names[tokens[1]], at_trick1=tokens[2] == "trick")
+        declare(game, int(tokens[0]), names[tokens[1]], at_trick1=tokens[2] == "trick")
 
 
 def _place_cards(game: KankeiGame[Any], hands: list[tuple[list[int], int]], played: list[list[int]], rng: Any) -> bool:
@@ -383,7 +385,7 @@ def _settle_teams(game: KankeiGame[Any], fields: PositionFields, dealt: bool) ->
         if sorted(game.swap_slots[0]) != sorted((joker, key)) or sorted(slots_given) != game.hands[partner]:
             if "slots" in fields:
                 raise fields.error("slots", "the two key cards, then the partner's cards")
-            game._draw_swap_slots()
+            draw_swap_slots(game)
         return
     game.deal1_holders = (j, k)
     if game.rules.hidden_teams and not game.team_public:

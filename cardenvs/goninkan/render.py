@@ -10,10 +10,10 @@ from cardenvs.core.render import Words, last_event_line
 from cardenvs.core.seating import agent_name
 
 if TYPE_CHECKING:
-    from cardenvs.goninkan.rules import KankeiRules
+    from cardenvs.goninkan.game import KankeiGame
 
 
-def render(game: KankeiRules[Any]) -> str:
+def render(game: KankeiGame[Any]) -> str:
     """Seats in play order with hands (all shown), teams, the trick in progress, honours and scores."""
     trump = SUIT_TEXT[game.trump] if game.trump >= 0 else "-"
     title = "Goninkan" if game.rules.is_goninkan else "Yoninkan"

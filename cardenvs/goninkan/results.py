@@ -1,70 +1,72 @@
-"""The end of a deal and of a round in Goninkan and Yoninkan: each deal's score lines paid out, the next deal or
-round, and the match's end."""
+"""The end of a deal and of a round in Goninkan and Yoninkan (spec §8): each deal's score lines paid out, the
+round's points handed over as rewards, and the match's end."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardenvs.core.engine import TERMINAL
-from cardenvs.goninkan.play import KankeiPlay
 from cardenvs.goninkan.scoring import Line, settle
-from cardenvs.goninkan.table import PLAY, OptionsT
+from cardenvs.goninkan.table import PLAY, KankeiTable
 
 
-class KankeiResults(KankeiPlay[OptionsT]):
-    """Settles deals and rounds (spec §8)."""
+class Settlement:
+    """Settles deals and rounds; the game deals on as they say."""
 
-    def _end_deal(self) -> None:
-        k, m = self.side_honours
-        outcome = settle(self.rules.scores, self.deal, k, m, self.declarations)
+    def end_deal(self, table: KankeiTable[Any]) -> bool:
+        """Pay the deal's lines; ``True`` when the round goes on to its next deal."""
+        k, m = table.side_honours
+        outcome = settle(table.rules.scores, table.deal, k, m, table.declarations)
         if outcome.cancels_round:
-            self.round_points[:] = 0
+            table.round_points[:] = 0
         for line in outcome.lines:
-            self._pay(line)
-        self.team_public = True  # Yoninkan: the teams are revealed at the end of deal 1
-        self.knowledge_changed()
-        self.static_changed()
-        self.events.add(
+            _pay(table, line)
+        table.team_public = True  # Yoninkan: the teams are revealed at the end of deal 1
+        table.knowledge_changed()
+        table.static_changed()
+        table.events.add(
             "deal_over",
             public={
-                "round": self.round_number,
-                "deal": self.deal,
-                "kankei": list(self.kankei),
+                "round": table.round_number,
+                "deal": table.deal,
+                "kankei": list(table.kankei),
                 "honours": {"kankei": k, "mukan": m},
                 "success": outcome.success,
                 "lines": [[line.side, line.points, line.label] for line in outcome.lines],
                 "cancelled": outcome.cancels_round,
-                "round_points": self.round_points.tolist(),
+                "round_points": table.round_points.tolist(),
             },
         )
-        if outcome.success and self.deal < 3:
-            self._begin_next_deal()
-        else:
-            self._end_round()
+        return outcome.success and table.deal < 3
 
-    def _pay(self, line: Line) -> None:
-        for p in range(self.num_players):
-            on_side = self.scores_with_kankei(p) == (line.side == "kankei")
-            self.round_points[p] += line.points if on_side else -line.points
-
-    def _end_round(self) -> None:
-        points = self.round_points.copy()
-        self.static_changed()
-        self.match_points += points
-        self._rewards = points if self._rewards is None else self._rewards + points
-        self.rounds_played += 1
-        self.events.add("round_over", public={"round": self.round_number, "points": points.tolist()})
-        if self.options.episode == "match" and self.rounds_played < self.options.n_rounds:
-            self.dealer = self.orders[self.dealer][1]
-            self.round_number += 1
-            self._begin_round()
-            return
-        self.current_player = TERMINAL
-        self.phase = PLAY
-        best = self.match_points.max()
-        self.events.add(
+    def end_round(self, table: KankeiTable[Any]) -> bool:
+        """Hand over the round's points; ``True`` when the match goes on (the next dealer and round are set), else
+        the game is over."""
+        points = table.round_points.copy()
+        table.static_changed()
+        table.match_points += points
+        table._rewards = points if table._rewards is None else table._rewards + points
+        table.rounds_played += 1
+        table.events.add("round_over", public={"round": table.round_number, "points": points.tolist()})
+        if table.options.episode == "match" and table.rounds_played < table.options.n_rounds:
+            table.dealer = table.orders[table.dealer][1]
+            table.round_number += 1
+            return True
+        table.current_player = TERMINAL
+        table.phase = PLAY
+        best = table.match_points.max()
+        table.events.add(
             "game_over",
             public={
-                "rewards": self.match_points.tolist(),
-                "rounds": self.rounds_played,
-                "winners": [p for p in range(self.num_players) if self.match_points[p] == best],  # ties share (A16)
+                "rewards": table.match_points.tolist(),
+                "rounds": table.rounds_played,
+                "winners": [p for p in range(table.num_players) if table.match_points[p] == best],  # ties share (A16)
             },
         )
+        return False
+
+
+def _pay(table: KankeiTable[Any], line: Line) -> None:
+    for p in range(table.num_players):
+        on_side = table.scores_with_kankei(p) == (line.side == "kankei")
+        table.round_points[p] += line.points if on_side else -line.points

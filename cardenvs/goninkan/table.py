@@ -1,5 +1,7 @@
-"""The table of Goninkan and Yoninkan: the state every phase reads (seating, the round, the deal's hands and
-records), dealing, and the cheap clone.
+"""The table of Goninkan and Yoninkan: the state every phase reads and writes (seating, the round, the deal's
+hands and records), the interface of a phase, and the cheap clone. The phases are objects that hold no state
+(:mod:`.deal`, :mod:`.calls`, :mod:`.trump_choice`, :mod:`.play`, :mod:`.results`); the game
+(:class:`~cardenvs.goninkan.game.KankeiGame`) composes them and moves from one to the next.
 
 Spec: ``shared/rules/goninkan.md``. A player index is a *person* and never changes; people sit on physical
 seats (``person_at[seat]``), play passes to the next seat on the right (``seat + 1``) and, with six players,
@@ -8,15 +10,14 @@ skips the dealer, who sits the round out. Goninkan's seat swap moves people betw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Self, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 
 from cardenvs.core.cards import rank_index
 from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import TERMINAL, RulesEngine
-from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.events import EventLog
 from cardenvs.core.tricks import PlayedCards, Trick
 from cardenvs.goninkan.actions import action_table
@@ -33,23 +34,33 @@ UPGRADES = {Kind.SKUNK: Kind.JUROKU, Kind.REV_SKUNK: Kind.REV_JUROKU}
 OptionsT = TypeVar("OptionsT", bound=KankeiOptions)
 
 
+class Phase(Protocol):
+    """What the game asks of a phase at the decisions it owns (``table.phase``): the exact mask, the effect of an
+    action, the complete moves and the action ids of a move (``None`` for a move of another phase)."""
+
+    def mask(self, table: KankeiTable[Any], mask: np.ndarray) -> None:
+        """Set the legal action ids of the player to act in ``mask`` (all zeros when given)."""
+
+    def apply(self, table: KankeiTable[Any], action: int) -> bool:
+        """Perform a legal ``action`` of the player to act; ``True`` when it ended the deal (the game settles it)."""
+
+    def moves(self, table: KankeiTable[Any]) -> list[Hashable]:
+        """Every complete move of the player to act."""
+
+    def move_actions(self, table: KankeiTable[Any], move: Hashable) -> list[int] | None:
+        """The action ids that make ``move`` from here, or ``None`` if ``move`` belongs to another phase."""
+
+
 class KankeiTable(RulesEngine[OptionsT]):
-    """The state of a Goninkan or Yoninkan episode and what every phase does with it."""
+    """The state of a Goninkan or Yoninkan episode, and the small changes to it that several phases make."""
 
     round_number: int
     """This round's place in the match, from 1 (it fixes deal 1's trump)."""
     dealer: int
     phase: int
     """The decision type at hand, an index into ``PHASES`` (``PLAY`` covers Yoninkan's trick-1 declaration)."""
-
-    # Hooks that a later phase implements (the engine's classes stack: table, teams, play, results, reasons, rules).
-    def _start_trick(self, leader: int) -> None:
-        """Open a trick led by ``leader`` (:class:`~cardenvs.goninkan.play.KankeiPlay`)."""
-        raise NotImplementedError
-
-    def _end_deal(self) -> None:
-        """Score the deal and go on (:class:`~cardenvs.goninkan.results.KankeiResults`)."""
-        raise NotImplementedError
+    decl_choice: int | None
+    """The declaration chosen at a Yoninkan trick-1 turn's first sub-step, until its card is played."""
 
     def _setup(self, options: OptionsT, rng: np.random.Generator) -> None:
         self.options = options
@@ -129,6 +140,8 @@ class KankeiTable(RulesEngine[OptionsT]):
     def _new_round_state(self) -> None:
         last = self.round_number == self.options.n_rounds
         self.deal1_trump = LAST_ROUND_TRUMP if last else DEAL1_TRUMP_CYCLE[(self.round_number - 1) % 3]
+        self.deal1_keys = (self.joker, self.cards.find(self.rules.key_rank, self.deal1_trump))
+        """(joker, key trump card) of this round's deal 1: the cards that make 関係."""
         self.deal = 1
         self.round_points[:] = 0
         self.kankei: tuple[int, ...] = ()
@@ -139,25 +152,18 @@ class KankeiTable(RulesEngine[OptionsT]):
         self.nijukan_pending = -1
         """The 二重関 holder while the exchange is pending, else -1."""
 
+    def open_trick(self, leader: int) -> None:
+        """Open a trick led by ``leader``: the play of the tricks decides next."""
+        self.trick = Trick(leader)
+        self.trick_leading = -1
+        self.in_trick.clear()
+        self.phase = PLAY
+        self.current_player = leader
+        self.decl_choice = None
+
     def key_cards(self) -> tuple[int, int]:
         """(joker, key trump card) of this round's deal 1: the cards that make 関係."""
-        return self.joker, self.cards.find(self.rules.key_rank, self.deal1_trump)
-
-    def _deal_hands(self) -> list[list[int]]:
-        if self._scripted_deals:
-            scripted = self._scripted_deals.pop(0)
-            sizes = [len(h) for h in scripted]
-            if sizes != [HAND_SIZE if self.is_active(p) else 0 for p in range(self.num_players)]:
-                raise InvalidOptionError(
-                    f"each player must be dealt {HAND_SIZE} cards (none to a dealer who sits out, here player "
-                    f"{self.dealer} with 6 players); got hand sizes {sizes}"
-                )
-            return scripted
-        hands: list[list[int]] = [[] for _ in range(self.num_players)]
-        order = self.rng.permutation(self.deck_size)
-        for i, p in enumerate(self.active_players()):
-            hands[p] = sorted(int(c) for c in order[i * HAND_SIZE : (i + 1) * HAND_SIZE])
-        return hands
+        return self.deal1_keys
 
     def reset_deal(self, hands: list[list[int]], trump: int) -> None:
         """Every member of a deal as at its start, with these hands (a position fills in the rest)."""
@@ -188,19 +194,13 @@ class KankeiTable(RulesEngine[OptionsT]):
         self.declared_by: list[tuple[int, Kind]] = []
         self.sweep_offered = [False, False]
         self.pending_show = -1
-        self.decl_choice: int | None = None
+        self.decl_choice = None
         self.forced_lead = -1
         self.chooser = -1
         self.swap_slots: tuple[list[int], list[int]] = ([], [])
         self.team_view[:] = -1
         self.knowledge_changed()
         self.static_changed()
-
-    def _must_redeal(self, hands: list[list[int]]) -> bool:
-        if not self.rules.redeal_on_double:
-            return False
-        joker, key = self.key_cards()
-        return any(joker in h and key in h for h in hands)
 
     def _set_team(self, members: list[int]) -> None:
         self.kankei = tuple(sorted(members))

@@ -112,6 +112,11 @@ def _seat_rows_index(num_players: int, me: int) -> np.ndarray:
     return np.array([row * num_players + seat for row in range(len(SEAT_ROWS)) for seat in order])
 
 
+def layout_of(game: ZsyRules) -> ObservationLayout:
+    """The layout of ``game``'s player count."""
+    return observation_layout(game.num_players)
+
+
 def encode(game: ZsyRules, me: int, out: np.ndarray | None = None) -> np.ndarray:
     """Player ``me``'s observation vector (written into ``out`` when given)."""
     n = game.num_players

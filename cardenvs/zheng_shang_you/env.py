@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from cardenvs.core.aec import env_constructors
-from cardenvs.core.engine import GameDefinition
+from cardenvs.core.engine import GameDefinition, Observer
+from cardenvs.zheng_shang_you.encoding import encode, layout_of
 from cardenvs.zheng_shang_you.game import ZsyGame
 from cardenvs.zheng_shang_you.options import ZsyOptions, provisional_sjx_table
 from cardenvs.zheng_shang_you.position import read_position, write_position
+from cardenvs.zheng_shang_you.render import render
+
+ZsyGame.observed_by(Observer(layout=layout_of, encode=encode, render=render))
 
 STEPS_PER_DEAL = 1500
 """Far above any deal's length: 53 plays of at most 16 sub-steps, with at most 5 passes before each."""

@@ -1,23 +1,24 @@
 """The rules engine of Zheng Shang You (争上游): the decision protocol, play, passes, going out and scoring, over
-the table (:mod:`.table`) and the exchange (:mod:`.exchange_phase`). The rules read no observer:
-:class:`cardenvs.zheng_shang_you.game.ZsyGame` adds the observation, rendering, reasons and re-deals."""
+the table (:mod:`.table`), composing the exchange (:mod:`.exchange_phase`). The rules read no observer:
+:class:`cardenvs.zheng_shang_you.game.ZsyGame` adds the reasons, move features and re-deals, and the definition
+attaches the encoder and the renderer."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from cardenvs.core.cards import ZHENG_SHANG_YOU_54
 from cardenvs.core.engine import TERMINAL
 from cardenvs.core.errors import InvalidOptionError
 from cardenvs.core.options import deal_seat
 from cardenvs.core.seating import next_seat
 from cardenvs.zheng_shang_you import exchange as ex
 from cardenvs.zheng_shang_you.actions import Give, Pass, Take, move_actions_from_start
-from cardenvs.zheng_shang_you.builder import MoveBuilder
 from cardenvs.zheng_shang_you.combos import KIND_NAMES, SEQUENCE, Combo, shape_label
-from cardenvs.zheng_shang_you.exchange_phase import ZsyExchangePhase
+from cardenvs.zheng_shang_you.exchange_phase import Exchange
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.options import ZsyOptions
 from cardenvs.zheng_shang_you.ranks import (
@@ -27,16 +28,20 @@ from cardenvs.zheng_shang_you.ranks import (
     bits_list,
     iter_bits,
     parse,
+    pick_index,
     text,
     text_list,
     to_bits,
 )
 from cardenvs.zheng_shang_you.scoring import deal_points, match_over, match_rewards, place_rewards, points_rewards
-from cardenvs.zheng_shang_you.tables import MAX_TOTAL_RATIO
+from cardenvs.zheng_shang_you.table import ZsyTable
 
 
-class ZsyRules(ZsyExchangePhase):
+class ZsyRules(ZsyTable):
     """One episode of Zheng Shang You's rules: a match of deals to the target, or a single deal."""
+
+    exchanging: ClassVar[Exchange] = Exchange()
+    """The exchange before a match's later deals (a phase object: it holds no state, every game shares it)."""
 
     def __init__(self, options: ZsyOptions, rng: np.random.Generator):
         self._setup(options, rng)
@@ -105,18 +110,41 @@ class ZsyRules(ZsyExchangePhase):
         game._start_deal([to_bits(h) for h in parsed], shown)
         return game
 
+    def _deal_from_deck(self) -> None:
+        """Shuffle and deal the next deal (San Jia Xi's first deal: to whoever is dealt a card shown first)."""
+        cards = [pick_index(c) for c in ZHENG_SHANG_YOU_54.shuffled(self.rng)]
+        n = self.num_players
+        shown = None
+        start = self.dealer
+        if self.options.team_mode == "san_jia_xi" and self.prev_order is None:
+            # A card is shown before the shuffle; whoever is dealt it deals and leads (spec §6.2).
+            start = int(self.rng.integers(n))
+            shown = int(self.rng.integers(NUM_CARDS))
+        hands = [0] * n
+        for k, p in enumerate(cards):
+            hands[(start + k) % n] |= 1 << p
+        if shown is not None:
+            self.dealer = next(s for s in range(n) if hands[s] >> shown & 1)
+        self._set_aside = 0
+        self._start_deal(hands, shown)
+
+    def _start_deal(self, hands: list[int], shown: int | None) -> None:
+        """Deal ``hands`` and start the exchange (a match's later deals) or the dealer's first turn."""
+        self._reset_deal(hands, shown)
+        if self.prev_order is not None and self.options.exchange:
+            self.exchange = ex.ExchangeState(list(self.prev_order))
+            self.exchanging.advance(self)
+        else:
+            self._start_turn(self.dealer)
+
     def _legal_mask(self) -> np.ndarray:
         a = self.ids
         mask = np.zeros(a.SIZE, dtype=np.int8)
         seat = self.current_player
         if seat == TERMINAL:
             return mask
-        state = self.exchange
-        if state is not None:
-            if state.giving:
-                mask[[a.GIVE + p for p in ex.give_options(self.hands[seat], state.stage)]] = 1
-            else:
-                mask[a.TAKE : a.TAKE + 2] = 1
+        if self.exchange is not None:
+            self.exchanging.mask(self, mask)
             return mask
         b = self.builder
         assert b is not None
@@ -134,7 +162,7 @@ class ZsyRules(ZsyExchangePhase):
 
     def _apply(self, action: int) -> None:
         if self.exchange is not None:
-            self._exchange_action(action)
+            self.exchanging.apply(self, action)
             return
         a, seat, b = self.ids, self.current_player, self.builder
         assert b is not None
@@ -155,11 +183,8 @@ class ZsyRules(ZsyExchangePhase):
         seat = self.current_player
         if seat == TERMINAL:
             return []
-        state = self.exchange
-        if state is not None:
-            if state.giving:
-                return [Give(p) for p in ex.give_options(self.hands[seat], state.stage)]
-            return [Take(0), Take(1)]
+        if self.exchange is not None:
+            return self.exchanging.moves(self)
         b = self.builder
         assert b is not None
         if self._turn_combos is None:
@@ -215,12 +240,6 @@ class ZsyRules(ZsyExchangePhase):
                 "cards": text(b.picks),
             },
         }
-
-    def _start_turn(self, seat: int) -> None:
-        self.current_player = seat
-        self.builder = MoveBuilder(self.summary(seat), self.top, self.rules)
-        self._taken = []
-        self._turn_combos = None
 
     def _play(self, seat: int, combo: Combo) -> None:
         self._remove_cards(seat, combo.cards)
@@ -308,15 +327,6 @@ class ZsyRules(ZsyExchangePhase):
         self.prev_order = order
         self.dealer = order[opts.dealer_place - 1]
         self._deal_from_deck()
-
-    def _refresh_match_rows(self) -> None:
-        """The match rows of :attr:`seats`: unit totals / target, previous places / n."""
-        n, target = self.num_players, self.options.target
-        for seat in range(n):
-            self.seats[4, seat] = min(self.totals[self.units[seat]] / target, MAX_TOTAL_RATIO)
-        if self.prev_order is not None:
-            for place, seat in enumerate(self.prev_order):
-                self.seats[5, seat] = (place + 1) / n
 
     def _end_game(self) -> None:
         best = max(self.totals)

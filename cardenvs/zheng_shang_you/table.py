@@ -8,7 +8,6 @@ from typing import Any, Self
 
 import numpy as np
 
-from cardenvs.core.cards import ZHENG_SHANG_YOU_54
 from cardenvs.core.copying import shallow_copy
 from cardenvs.core.engine import TERMINAL, RulesEngine
 from cardenvs.core.events import EventLog
@@ -26,30 +25,18 @@ from cardenvs.zheng_shang_you.ranks import (
     bits_list,
     card_id,
     iter_bits,
-    pick_index,
     text,
     to_bits,
 )
-from cardenvs.zheng_shang_you.tables import SEAT_ROWS, RelativeCardTable
+from cardenvs.zheng_shang_you.tables import MAX_TOTAL_RATIO, SEAT_ROWS, RelativeCardTable
 
 
 class ZsyTable(RulesEngine[ZsyOptions]):
-    """The state of a Zheng Shang You episode and what every phase does with it."""
+    """The state of a Zheng Shang You episode and the changes to it that the rules and the exchange share."""
 
     dealer: int
-
-    # Hooks of the later phases (the engine's classes stack: table, exchange phase, rules).
-    def _advance_exchange(self) -> None:
-        """Move the exchange on (:class:`~cardenvs.zheng_shang_you.exchange_phase.ZsyExchangePhase`)."""
-        raise NotImplementedError
-
-    def _start_turn(self, seat: int) -> None:
-        """Give ``seat`` the turn (:class:`~cardenvs.zheng_shang_you.rules.ZsyRules`)."""
-        raise NotImplementedError
-
-    def _refresh_match_rows(self) -> None:
-        """Refresh the per-seat match features (:class:`~cardenvs.zheng_shang_you.rules.ZsyRules`)."""
-        raise NotImplementedError
+    _set_aside: int
+    """The cards (bits) dealt to nobody this deal, counted in :meth:`card_multiset`."""
 
     def _setup(self, options: ZsyOptions, rng: np.random.Generator) -> None:
         self.options = options
@@ -73,24 +60,9 @@ class ZsyTable(RulesEngine[ZsyOptions]):
         self.current_player = TERMINAL
         self._rewards = None
 
-    def _deal_from_deck(self) -> None:
-        cards = [pick_index(c) for c in ZHENG_SHANG_YOU_54.shuffled(self.rng)]
-        n = self.num_players
-        shown = None
-        start = self.dealer
-        if self.options.team_mode == "san_jia_xi" and self.prev_order is None:
-            # A card is shown before the shuffle; whoever is dealt it deals and leads (spec §6.2).
-            start = int(self.rng.integers(n))
-            shown = int(self.rng.integers(NUM_CARDS))
-        hands = [0] * n
-        for k, p in enumerate(cards):
-            hands[(start + k) % n] |= 1 << p
-        if shown is not None:
-            self.dealer = next(s for s in range(n) if hands[s] >> shown & 1)
-        self._set_aside = 0
-        self._start_deal(hands, shown)
-
-    def _start_deal(self, hands: list[int], shown: int | None) -> None:
+    def _reset_deal(self, hands: list[int], shown: int | None) -> None:
+        """Every per-deal member as at the deal's start, with these hands (``shown``: San Jia Xi's shown card), and
+        the deal logged; the rules then start the exchange or the first turn."""
         n = self.num_players
         self._refresh_match_rows()
         self.hands = hands
@@ -125,11 +97,22 @@ class ZsyTable(RulesEngine[ZsyOptions]):
             self.known.set_for_all(self.dealer, [shown], 1.0)
             public["shown_card"] = PICK_TEXT[shown]
         self.events.add("deal", public=public, private={s: {"hand": text(bits_list(hands[s]))} for s in range(n)})
-        if self.prev_order is not None and self.options.exchange:
-            self.exchange = ex.ExchangeState(list(self.prev_order))
-            self._advance_exchange()
-        else:
-            self._start_turn(self.dealer)
+
+    def _start_turn(self, seat: int) -> None:
+        """Give ``seat`` the turn, with a fresh move builder."""
+        self.current_player = seat
+        self.builder = MoveBuilder(self.summary(seat), self.top, self.rules)
+        self._taken = []
+        self._turn_combos = None
+
+    def _refresh_match_rows(self) -> None:
+        """The match rows of :attr:`seats`: unit totals / target, previous places / n."""
+        n, target = self.num_players, self.options.target
+        for seat in range(n):
+            self.seats[4, seat] = min(self.totals[self.units[seat]] / target, MAX_TOTAL_RATIO)
+        if self.prev_order is not None:
+            for place, seat in enumerate(self.prev_order):
+                self.seats[5, seat] = (place + 1) / n
 
     @property
     def hand_sizes(self) -> np.ndarray:
