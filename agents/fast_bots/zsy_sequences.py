@@ -4,10 +4,10 @@ The Python bot takes the first, in the move generator's order, of the beating se
 2s and jokers spent, suited, top rank, jokerless): in a sequence that is (jokers used, suited, top). The generator
 walks, per top, the product over the run's ranks of [the held cards of that rank ascending, a joker], the last rank
 fastest, then the jokers lowest first. So for each top ``h``, each joker count ``g`` (at most the two jokers) and
-each class (mixed or suited) the first such sequence is the lexicographically first choice per rank, which a
-greedy walk up the ranks finds: at each rank, the first option from which the ranks above can still end with
-``g`` jokers and the class. What the ranks above can still reach (jokers used, which suits the naturals have) is a
-table filled from the ace down.
+each class (mixed or suited) the first such sequence is the lexicographically first choice per rank. Which
+(top, jokers, class) exist is a few counts per top (:func:`_classes`); the least of them is then built by a greedy
+walk up the ranks of its run: at each rank, the first option from which the ranks above can still end with that
+many jokers and that class, what the ranks above can reach being a table filled from the ace down.
 """
 
 from __future__ import annotations
@@ -74,16 +74,16 @@ def _requirement(tops: Array, beat_top: Array, beat_wild: Array, beat_suited: Ar
 
 
 def _reachable(held: Array, in_run: Array) -> Array:
-    """``bool[RANKS + 1, tops, jokers 0..2, suit sets]``: for each rank ``v``, what the ranks ``v`` … A of each
-    top's run can end with."""
+    """``bool[RANKS + 1, jokers 0..2, suit sets]``: for each rank ``v``, what the ranks ``v`` … A of the run
+    (``in_run``, over the ranks) can end with."""
     add_suit = jnp.asarray(ADD_SUIT)
-    done = jnp.zeros((RANKS, MAX_JOKERS + 1, NUM_SUIT_SETS), bool).at[:, 0, EMPTY].set(True)
+    done = jnp.zeros((MAX_JOKERS + 1, NUM_SUIT_SETS), bool).at[0, EMPTY].set(True)
 
     def down(after: Array, v: Array) -> tuple[Array, Array]:
-        with_gap = jnp.concatenate([jnp.zeros_like(after[:, :1]), after[:, :-1]], axis=1)
-        by_suit = jnp.einsum("s,sde->de", held[v].astype(jnp.int32), add_suit.astype(jnp.int32)) > 0
-        with_card = jnp.einsum("hrd,de->hre", after.astype(jnp.int32), by_suit.astype(jnp.int32)) > 0
-        here = jnp.where(in_run[:, v, None, None], with_gap | with_card, after)
+        with_gap = jnp.concatenate([jnp.zeros_like(after[:1]), after[:-1]])
+        by_suit = (held[v][:, None, None] & add_suit).any(0)  # (suit sets before, after)
+        with_card = (after[:, :, None] & by_suit[None]).any(1)
+        here = jnp.where(in_run[v], with_gap | with_card, after)
         return here, here
 
     _, reach = jax.lax.scan(down, done, jnp.arange(RANKS), reverse=True)
@@ -93,6 +93,47 @@ def _reachable(held: Array, in_run: Array) -> Array:
 def _suited(suits: Array, jokers: Array, joker_keeps_suitedness: bool) -> Array:
     one_suit = (suits != EMPTY) & (suits != MULTI)
     return one_suit & ((jokers == 0) | joker_keeps_suitedness)
+
+
+def _classes(held: Array, in_run: Array, length: Array, joker_keeps_suitedness: bool) -> Array:
+    """``bool[tops, jokers 0..2, class]``: whether some choice of the run of each top uses exactly that many jokers
+    and is mixed (class 0) or suited (class 1). A rank without a natural takes a joker; the other jokers replace
+    naturals anywhere. Suited: some suit lacks at most that many of the run's ranks. Mixed: with a joker that
+    breaks suitedness, any choice; else two kept ranks (the run less the jokers) and two suits among the ranks."""
+    g = jnp.arange(MAX_JOKERS + 1)[None, :]
+    natural_ranks = held.any(1)
+    forced = (in_run & ~natural_ranks[None, :]).sum(1)[:, None]  # (tops, 1)
+    lacking = (in_run[:, :, None] & ~held[None]).sum(1)  # (tops, suits)
+    suited = (lacking[:, None, :] <= g[..., None]).any(-1) & ((g == 0) | joker_keeps_suitedness)
+    suits = (in_run[:, :, None] & held[None]).any(1).sum(1)[:, None]
+    mixed_by_suits = (length - g >= 2) & (suits >= 2)
+    mixed = (forced <= g) & jnp.where((g > 0) & (not joker_keeps_suitedness), True, mixed_by_suits)
+    return jnp.stack([mixed, suited & (forced <= g)], axis=-1)
+
+
+def _first_choice(held: Array, in_run: Array, jokers: Array, suited: Array, joker_keeps_suitedness: bool) -> Array:
+    """``int[RANKS]``: per rank of the run, the suit of the natural taken (or ``GAP``; -1 off the run) of the
+    first choice in the generator's order with ``jokers`` jokers of the class ``suited``."""
+    reach = _reachable(held, in_run)
+    union = jnp.asarray(UNION)
+    option = jnp.arange(GAP + 1)
+
+    def up(carry: tuple[Array, Array], v: Array) -> tuple[tuple[Array, Array], Array]:
+        gaps, suits = carry
+        new_gaps = gaps + (option == GAP)
+        new_suits = jnp.where(option == GAP, suits, union[suits, jnp.minimum(option, 3) + 1])
+        need = jokers - new_gaps  # jokers the ranks above must take
+        rows = reach[v + 1][jnp.clip(need, 0, MAX_JOKERS)] & ((need >= 0) & (need <= MAX_JOKERS))[:, None]
+        final = union[new_suits[:, None], jnp.arange(NUM_SUIT_SETS)[None, :]]
+        ends = _suited(final, jokers, joker_keeps_suitedness) == suited
+        ok = jnp.concatenate([held[v], jnp.ones(1, bool)]) & (rows & ends).any(-1)
+        pick = jnp.argmax(ok)
+        running = in_run[v]
+        carry = (jnp.where(running, new_gaps[pick], gaps), jnp.where(running, new_suits[pick], suits))
+        return carry, jnp.where(running, pick, -1)
+
+    zero = jnp.zeros((), jnp.int32)
+    return jax.lax.scan(up, (zero, zero), jnp.arange(RANKS))[1]
 
 
 def first_sequences(
@@ -105,44 +146,14 @@ def first_sequences(
     tops = jnp.arange(RANKS)
     v = jnp.arange(RANKS)
     in_run = (v[None, :] <= tops[:, None]) & (v[None, :] > tops[:, None] - length)  # (tops, ranks)
-    reach = _reachable(held, in_run)
     g = jnp.arange(MAX_JOKERS + 1)[None, :, None]  # jokers the sequence uses
     suited_class = jnp.arange(2)[None, None, :].astype(bool)  # 0: mixed, 1: suited
-    union = jnp.asarray(UNION)
-
-    def can_finish(after: Array, gaps: Array, suits: Array) -> Array:
-        """Whether the ranks still to come (``after``: (tops, jokers, suit sets)) can finish a choice with ``gaps``
-        jokers and ``suits`` so far as the class wanted with ``g`` jokers. ``gaps``/``suits``: (tops, g, class, o)."""
-        need = g[..., None] - gaps  # jokers the rest must use
-        rows = after[tops[:, None, None, None], jnp.clip(need, 0, MAX_JOKERS)]  # (tops, g, class, o, suit sets)
-        rows &= ((need >= 0) & (need <= MAX_JOKERS))[..., None]
-        final = union[suits[..., None], jnp.arange(NUM_SUIT_SETS)]
-        wanted = _suited(final, g[..., None, None], joker_keeps_suitedness) == suited_class[..., None, None]
-        return (rows & wanted).any(-1)
-
-    start = jnp.zeros((RANKS, MAX_JOKERS + 1, 2), jnp.int32)
-
-    def up(carry: tuple[Array, Array], v: Array) -> tuple[tuple[Array, Array], Array]:
-        gaps, suits = carry
-        option = jnp.arange(GAP + 1)
-        new_gaps = gaps[..., None] + (option == GAP)
-        new_suits = jnp.where(option == GAP, suits[..., None], union[suits[..., None], jnp.minimum(option, 3) + 1])
-        offered = jnp.concatenate([held[v], jnp.ones(1, bool)])
-        ok = offered & can_finish(reach[v + 1], new_gaps, new_suits)
-        pick = jnp.argmax(ok, axis=-1)
-        running = in_run[:, v, None, None]
-        gaps = jnp.where(running, jnp.take_along_axis(new_gaps, pick[..., None], -1)[..., 0], gaps)
-        suits = jnp.where(running, jnp.take_along_axis(new_suits, pick[..., None], -1)[..., 0], suits)
-        return (gaps, suits), jnp.where(running, pick, -1)
-
-    _, picks = jax.lax.scan(up, (start, start), v)  # (ranks, tops, g, class): the option taken per rank
-    exists = can_finish(reach[0], start[..., None], start[..., None])[..., 0]
+    exists = _classes(held, in_run, length, joker_keeps_suitedness)
     req = _requirement(tops, *beat)[:, None, None]
     exists &= _allowed(req, suited_class, g > 0) & (g <= jokers) & (tops[:, None, None] >= length - 1)
     score = jnp.where(exists, g * 100 + suited_class * 20 + tops[:, None, None], 10_000)
-    best = jnp.argmin(score)
-    h, used, cls = jnp.unravel_index(best, score.shape)
-    chosen = picks[:, h, used, cls]  # (ranks,)
+    h, used, cls = jnp.unravel_index(jnp.argmin(score), score.shape)
+    chosen = _first_choice(held, in_run[h], used, cls.astype(bool), joker_keeps_suitedness)
     naturals = (chosen[:, None] == jnp.arange(4)[None, :]).ravel()
     joker_cards = hand[BJ:] & (jnp.cumsum(hand[BJ:]) <= used)
     cards = jnp.concatenate([naturals, jnp.zeros(BJ - 4 * RANKS, bool), joker_cards])
