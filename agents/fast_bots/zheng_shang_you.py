@@ -146,4 +146,3 @@ def _take(table: Array) -> Array:
     rows = table.reshape(2, NUM_CARDS)
     values = jnp.asarray(VALUE)[jnp.argmax(rows, axis=1)]
     return jnp.where(rows.any(1).all() & (values[1] > values[0]), 1, 0).astype(INT)
-
