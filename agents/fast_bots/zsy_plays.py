@@ -79,7 +79,8 @@ def lead_play(hand: Array) -> Play:
     shapes, tops = jnp.arange(len(SHAPES))[:, None], jnp.arange(NUM_VALUES)[None, :]
     score = jnp.asarray(LEAD_SIZE)[:, None] * 10_000 + (NUM_VALUES - tops) * 100 - shapes
     shape, top = jnp.unravel_index(jnp.argmax(jnp.where(fits, score, -1)), fits.shape)
-    natural = Play(fits.any(), shape.astype(INT), top.astype(INT), lowest_per_value(hand, need[shape, top]), False)
+    plain = jnp.zeros((), bool)
+    natural = Play(fits.any(), shape.astype(INT), top.astype(INT), lowest_per_value(hand, need[shape, top]), plain)
     # only 2s and jokers: all of them as one set of the lowest card's rank, or the one card
     size = hand.sum()
     lowest = jnp.argmax(counts > 0).astype(INT)
