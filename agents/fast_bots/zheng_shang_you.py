@@ -99,6 +99,7 @@ class ZsyRuleFast:
             ],
             A.TOP + play.top,  # declaring the top rank
         ).astype(INT)
+        # the lowest legal id where the mask refused the play, as the Python bot does with no plan (not seen in tests)
         return jnp.where(mask[action], action, jnp.argmax(mask)).astype(INT)
 
     def _follow(self, hand: Array, shape: Array, rank: Array, wild: Array, suited: Array) -> Play:
