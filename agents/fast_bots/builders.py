@@ -10,6 +10,7 @@ from cardenvs.agents.fast_bots.goninkan import KankeiRuleFast
 from cardenvs.agents.fast_bots.kyuuri import KyuuriRuleFast
 from cardenvs.agents.fast_bots.verish import VerishRuleFast
 from cardenvs.agents.fast_bots.yukushi import YukushiFast
+from cardenvs.agents.fast_bots.zheng_shang_you import ZsyRuleFast
 from cardenvs.agents.registry import POLICIES
 from cardenvs.registry import game_name
 
@@ -23,6 +24,7 @@ BUILDERS: dict[str, Callable[[PolicyContext], FastBot]] = {
     "yukushi/counter": lambda context: YukushiFast(context, "counter"),
     "goninkan/rule": KankeiRuleFast,
     "yoninkan/rule": KankeiRuleFast,
+    "zheng_shang_you/rule": ZsyRuleFast,
 }
 """Spec name → the array-program bot for a game's :class:`PolicyContext`."""
 

@@ -30,6 +30,11 @@ CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("goninkan/rule", "goninkan-v1", {"num_players": 5, "episode": "match", "n_rounds": 2}, 2),
     ("goninkan/rule", "goninkan-v1", {"num_players": 6, "nijukan_exchange": "chooser_picks_blind"}, 6),
     ("yoninkan/rule", "yoninkan-v1", {}, 6),
+    ("zheng_shang_you/rule", "zheng_shang_you-v0", {"num_players": 4, "episode": "deal"}, 8),
+    ("zheng_shang_you/rule", "zheng_shang_you-v0", {"num_players": 4, "team_mode": "partners", "target_points": 6}, 1),
+    ("zheng_shang_you/rule", "zheng_shang_you-v0", {"num_players": 6, "team_mode": "san_jia_xi", "episode": "deal"}, 4),
+    ("zheng_shang_you/rule", "zheng_shang_you-v0", {"num_players": 5, "joker_keeps_suitedness": False}, 1),
+    ("zheng_shang_you/rule", "zheng_shang_you-v0", {"num_players": 5, "set_sequence_top": "2", "episode": "deal"}, 8),
 ]
 BOUND_DRAWS = 64
 """Keys per observation where the Python bot is bound to one action."""

@@ -27,6 +27,7 @@ GAMES = {
     "yukushi/counter": ("yukushi-v0", {"num_players": 6, "challenge_model": "B"}),
     "goninkan/rule": ("goninkan-v1", {"num_players": 5, "nijukan_exchange": "chooser_picks_blind"}),
     "yoninkan/rule": ("yoninkan-v1", {"episode": "match", "n_rounds": 2}),
+    "zheng_shang_you/rule": ("zheng_shang_you-v0", {"num_players": 4, "team_mode": "partners", "target_points": 2}),
 }
 
 
