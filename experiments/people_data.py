@@ -1,9 +1,9 @@
 """Games people played at the table as a warm start: ``imitate = "people:PATH"`` copies their decisions.
 
-``PATH`` is a data set written by ``python -m experiments.play.dataset`` (the decisions of the people's seats in
-games stored with ``python -m experiments.play --record``). It is read without pickle and within the size limit of
-checkpoints, and refused unless it was played with the run's game and options: its rows share the run's observation
-layout. There is no teacher to label the copy's own play, so DAgger rounds (``imitate_rounds``) are refused.
+``PATH`` is a data set written by ``python -m cardenvs.experiments.play.dataset`` (the decisions of the people's seats
+in games stored with ``python -m cardenvs.experiments.play --record``). It is read without pickle and within the size
+limit of checkpoints, and refused unless it was played with the run's game and options: its rows share the run's
+observation layout. There is no teacher to label the copy's own play, so DAgger rounds (``imitate_rounds``) are refused.
 """
 
 from __future__ import annotations

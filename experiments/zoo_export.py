@@ -161,8 +161,9 @@ def export(
 
 
 def zoo_table(cards: Mapping[str, ZooCard] | None = None) -> str:
-    """The Markdown table of the shipped agents for ``docs/zoo.md`` (``python -m experiments.zoo_export --table``):
-    per agent its game and options, budget, margin over random and over the bot it beats by least."""
+    """The Markdown table of the shipped agents for ``docs/zoo.md``
+    (``python -m cardenvs.experiments.zoo_export --table``): per agent its game and options, budget, margin over
+    random and over the bot it beats by least."""
     rows = [
         "| agent | trained on | budget | agent − `random` | closest bot: agent − bot | weights |",
         "|---|---|---|---|---|---|",

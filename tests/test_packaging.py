@@ -7,6 +7,7 @@ setuptools' ``package-dir`` mapping, which finds no packages by itself; the list
 from __future__ import annotations
 
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -37,3 +38,33 @@ def test_the_repository_holds_no_links() -> None:
     files = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     links = [line.split("\t", 1)[1] for line in files.splitlines() if line.startswith("120000 ")]
     assert links == []
+
+
+def test_the_short_names_refuse_to_import_in_a_checkout() -> None:
+    """From the checkout's root, where the folders are importable under their own names, the short form
+    (``experiments.tournament`` run with ``python -m``) would run every module twice (as ``experiments.…`` and
+    ``cardenvs.experiments.…``): it stops with one line giving the long form."""
+    short = "experiments.tournament"
+    done = subprocess.run([sys.executable, "-m", short, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "run python -m cardenvs.experiments.<recipe>" in done.stderr
+    done = subprocess.run([sys.executable, "-c", "import agents"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 1 and "agents/ is the package cardenvs.agents" in done.stderr
+
+
+def test_a_recipe_loads_everything_through_cardenvs() -> None:
+    script = (
+        "import runpy, sys\n"
+        "sys.argv = ['x', '--help']\n"
+        "try:\n"
+        "    runpy.run_module('cardenvs.experiments.tournament', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import cardenvs.agents.benchmark, cardenvs.experiments.benchmark\n"
+        "print('TOP', sorted(m for m in sys.modules if m.split('.')[0] in ('agents', 'experiments')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "TOP []" in done.stdout

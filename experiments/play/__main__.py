@@ -61,7 +61,9 @@ class PlayArgs:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m cardenvs.experiments.play",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", help="env id, e.g. yukushi-v0 (default: verish_ne_verish-v0)")
     p.add_argument("--players", type=int, help="shorthand for --option num_players=N")

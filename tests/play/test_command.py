@@ -1,5 +1,5 @@
-"""``python -m experiments.play`` from the command line: every bad setting ends with one ``error: …`` line and a
-non-zero exit, never a traceback; Ctrl-C stops the web table and Ctrl-C or Ctrl-D the terminal table cleanly."""
+"""``python -m cardenvs.experiments.play`` from the command line: every bad setting ends with one ``error: …`` line
+and a non-zero exit, never a traceback; Ctrl-C stops the web table and Ctrl-C or Ctrl-D the terminal table cleanly."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def games_and_faults(db: Path) -> tuple[set[tuple[int, int]], list[tuple[object,
 def test_a_worker_killed_mid_game_stops_the_tournament_and_a_rerun_resumes(bad: Path, tmp_path: Path) -> None:
     args = ["--game", GAME, "--players", "3", "--policies", "random", f"crash={bad}:Crasher", "--games", "60",
             "--workers", "2", "--out", str(tmp_path / "t"), "--no-progress", "--resamples", "50"]  # fmt: skip
-    died = command("experiments.tournament", *args, crash_after=4)  # each worker's crasher dies in its 5th game
+    died = command("cardenvs.experiments.tournament", *args, crash_after=4)  # each worker's crasher dies in game 5
     assert died.returncode == 1
     line = one_error_line(died)
     assert "worker-died" in line and "the worker process playing it died (exit code 3)" in line
@@ -96,8 +96,9 @@ def test_a_float_action_is_a_fault_of_the_policy(bad: Path, tmp_path: Path) -> N
 
 
 def test_the_benchmark_stops_on_a_policy_that_sleeps(bad: Path, tmp_path: Path) -> None:
-    done = command("experiments.benchmark", "--game", GAME, "--policy", f"{bad}:Sleeper?after=1", "--games", "12",
-                   "--workers", "2", "--move-timeout", "0.5", "--out", str(tmp_path / "runs"))  # fmt: skip
+    done = command("cardenvs.experiments.benchmark", "--game", GAME, "--policy", f"{bad}:Sleeper?after=1",
+                   "--games", "12", "--workers", "2", "--move-timeout", "0.5",
+                   "--out", str(tmp_path / "runs"))  # fmt: skip
     assert done.returncode == 1
     line = one_error_line(done)
     assert "('policy'): timeout: no move within the limit of 0.5 s" in line and "tournament.sqlite" in line
