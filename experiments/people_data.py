@@ -53,7 +53,7 @@ def read_people(teacher: str, game: str, options: Mapping[str, Any]) -> dict[str
     missing = [name for name in FIELDS if name not in data]
     if missing:
         raise ValueError(
-            f"imitate {teacher!r}: {path} lacks {missing}; write it with python -m experiments.play.dataset"
+            f"imitate {teacher!r}: {path} lacks {missing}; write it with python -m cardenvs.experiments.play.dataset"
         )
     try:
         meta = json.loads(data["meta"].astype(np.uint8).tobytes())

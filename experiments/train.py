@@ -1,8 +1,8 @@
 """Self-play training of one MaskablePPO agent on a cardenvs game.
 
-    python -m experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
-    python -m experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
-    python -m experiments.train --resume runs/train/k1/final.zip --total-steps 100000 --trust-checkpoint
+    python -m cardenvs.experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
+    python -m cardenvs.experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
+    python -m cardenvs.experiments.train --resume runs/train/k1/final.zip --total-steps 100000 --trust-checkpoint
 
 The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each episode. The other seats are
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with

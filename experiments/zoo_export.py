@@ -1,7 +1,7 @@
 """Ship a trained checkpoint in the zoo: its weights (float16 where the greedy actions stay equal) and its card.
 
-    python -m experiments.zoo_export runs/train/kyuuri/seed0/final.npz --name ppo \\
-        --command "python -m experiments.train --game kyuuri-v0" --budget "600k learner steps, 254 s" \\
+    python -m cardenvs.experiments.zoo_export runs/train/kyuuri/seed0/final.npz --name ppo \\
+        --command "python -m cardenvs.experiments.train --game kyuuri-v0" --budget "600k learner steps, 254 s" \\
         --results runs/eval/kyuuri.md
 
 Writes ``agents/zoo/<game>/<name>.npz`` and ``<name>.json`` (or under ``--root``); ``--table`` prints the

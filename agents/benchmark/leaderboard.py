@@ -17,7 +17,7 @@ LEADERBOARDS = Path(__file__).resolve().with_name("leaderboards")
 
 
 EXPLOITABILITY = LEADERBOARDS / "exploitability.json"
-"""The shipped bots' exploitability table (``python -m experiments.exploitability --table``)."""
+"""The shipped bots' exploitability table (``python -m cardenvs.experiments.exploitability --table``)."""
 
 
 def default_path(env_id: str) -> Path:

@@ -1,10 +1,10 @@
 """Play any cardenvs game at a table in the browser (or the terminal), or watch a replay.
 
-    python -m experiments.play --game yukushi-v0 --players 4 --opponents yukushi/counter random
-    python -m experiments.play --game kyuuri-v0 --tui
-    python -m experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
-    python -m experiments.play --replay cardenvs-replay.json
-    python -m experiments.play --game kyuuri-v0 --humans 2 --host 192.168.1.20
+    python -m cardenvs.experiments.play --game yukushi-v0 --players 4 --opponents yukushi/counter random
+    python -m cardenvs.experiments.play --game kyuuri-v0 --tui
+    python -m cardenvs.experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
+    python -m cardenvs.experiments.play --replay cardenvs-replay.json
+    python -m cardenvs.experiments.play --game kyuuri-v0 --humans 2 --host 192.168.1.20
 
 The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL (with the table's secret
 token, which every request of the page carries) and opens it unless ``--no-browser``; Ctrl-C stops it.

@@ -23,7 +23,7 @@ from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args, de
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.train_fast",
+        prog="python -m cardenvs.experiments.train_fast",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
