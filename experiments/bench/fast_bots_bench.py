@@ -15,7 +15,7 @@ import argparse
 import statistics
 from typing import Any
 
-from experiments.bench.fast_bench import GAMES, configure, time_jax
+from cardenvs.experiments.bench.fast_bench import GAMES, configure, time_jax
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
