@@ -9,8 +9,9 @@ of the installed package sees:
   too long to run here (training, JAX compiling, thousands of games, a server) carries the marker
   ``<!-- check-only: why -->`` on the line before its fence: it is compiled and its imports run, and the test
   reports it (a warning naming each such block);
-- every shell snippet (```bash, and fenced or indented blocks that begin with a ``python`` command) runs in bash
-  with ``python`` standing in for the real one: each command is recorded and then run until its arguments parse,
+- every shell snippet (```bash, and fenced or indented blocks that begin with a ``python``, ``pip`` or ``mkdir``
+  command) runs in bash with stand-ins for ``python`` (it records each command) and ``pip`` (it does nothing);
+  each recorded command then runs until its arguments parse,
   which checks the module exists and takes those arguments (none of them trains or plays here). ``python3 run.py
   TASK`` and ``python -m tests.…`` are commands of a checkout: their tasks and arguments are checked there.
 """
@@ -94,7 +95,9 @@ class Snippet:
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
 INDENTED = re.compile(r"(?:(?<=\n\n)|\A)((?: {4}.*\n)+)")
 CHECK_ONLY = re.compile(r"<!-- check-only: (.+?) -->\n$")
-COMMAND = re.compile(r"(nice -n \d+ )?python3? |for ")
+COMMAND = re.compile(r"(cd \S+ && )?(\w+=\S* )*(nice -n \d+ )?(python3?|pip|mkdir|for) ")
+SHIMS = ("python", "python3", "pip")
+"""What a shell snippet runs instead of the real commands: python records its arguments, pip does nothing."""
 
 
 def is_command(code: str) -> bool:
@@ -166,15 +169,16 @@ def test_every_python_snippet_runs_from_outside_the_checkout(tmp_path: Path) -> 
 
 
 def recorded_commands(snippet: Snippet, folder: Path) -> tuple[list[list[str]], str]:
-    """Run a shell snippet in bash with ``python`` and ``python3`` recording their arguments instead of running;
-    the commands, and what went wrong ("" if nothing)."""
+    """Run a shell snippet in bash with ``SHIMS`` in place of those commands; the python commands it recorded, and
+    what went wrong ("" if nothing)."""
     script, record, shims = folder / "snippet.sh", folder / "record", folder / "bin"
     script.write_text(snippet.code)
     record.write_text("")
     shims.mkdir(exist_ok=True)
-    for name in ("python", "python3"):
+    record_arguments = '#!/bin/sh\nfor a in "$@"; do printf \'%s\\0\' "$a" >> "$RECORD"; done\necho >> "$RECORD"\n'
+    for name in SHIMS:
         shim = shims / name
-        shim.write_text('#!/bin/sh\nfor a in "$@"; do printf \'%s\\0\' "$a" >> "$RECORD"; done\necho >> "$RECORD"\n')
+        shim.write_text(record_arguments if name.startswith("python") else "#!/bin/sh\n")
         shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
     env = {**os.environ, "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}", "RECORD": str(record)}
     done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
