@@ -27,14 +27,14 @@ TORCH = "torch==2.13.0"
 EXTRAS = "train,dev,bench,tournament,play,interop,cluster,fast,textarena"
 
 TASKS: dict[str, list[list[str]]] = {
-    "demo": [["-m", "experiments.demo"]],
+    "demo": [["-m", "cardenvs.experiments.demo"]],
     "test": [
         ["-m", "ruff", "check", "cardenvs", "agents", "experiments", "tests"],
-        ["-m", "mypy"],
+        ["-m", "tests.typecheck"],  # mypy, with the package-dir mapping laid out for it
         ["-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"],
     ],
-    "bench": [["-m", "experiments.bench"]],
-    "play": [["-m", "experiments.play"]],
+    "bench": [["-m", "cardenvs.experiments.bench"]],
+    "play": [["-m", "cardenvs.experiments.play"]],
     "golden": [["-m", "tests.golden", "--update"]],
 }
 QUICK = {"test": ["-m", "not slow"]}

@@ -9,7 +9,7 @@ Only the ``.npz`` is read by default: it holds plain arrays and a JSON header (`
 :meth:`ActorWeights.load` checks both before anything plays. An SB3 ``.zip`` is different: loading it unpickles
 Python objects (its ``data`` entry, with cloudpickle), and a crafted file runs whatever code it likes. So a
 ``.zip`` without its ``.npz`` is loaded only when the user trusts it (``trust=True``, the ``--trust-checkpoint``
-flag of the commands, or ``CARDENVS_TRUST_CHECKPOINTS=1``); ``python -m experiments.convert_checkpoint RUN.zip
+flag of the commands, or ``CARDENVS_TRUST_CHECKPOINTS=1``); ``python -m cardenvs.experiments.convert_checkpoint RUN.zip
 --trust`` converts it once into the ``.npz`` that every later load reads.
 
 Which player plays a loaded network (this module's :class:`MlpPolicy`, or a game's move-scoring player) is
@@ -38,7 +38,7 @@ TRUST_VARIABLE = "CARDENVS_TRUST_CHECKPOINTS"
 """Environment variable that, set to ``1``, trusts SB3 ``.zip`` checkpoints (worker processes inherit it)."""
 TRUST_HINT = (
     f"pass --trust-checkpoint (trust=True in Python, or {TRUST_VARIABLE}=1) only if you trust where the file came "
-    "from, or convert it once with `python -m experiments.convert_checkpoint PATH.zip --trust`"
+    "from, or convert it once with `python -m cardenvs.experiments.convert_checkpoint PATH.zip --trust`"
 )
 
 

@@ -1,8 +1,8 @@
 """Training throughput on the fast path against SB3 and against the physical limit (issue 34, item 3).
 
-    python -m experiments.bench_train_fast                                  # every game with a fast path
-    python -m experiments.bench_train_fast --games verish_ne_verish-v0 --iterations 4 --json runs/bench.json
-    python -m experiments.bench_train_fast --games kyuuri-v0 --sb3-steps 0 --config other.toml   # another config
+    python -m cardenvs.experiments.bench_train_fast                                  # every game with a fast path
+    python -m cardenvs.experiments.bench_train_fast --games verish_ne_verish-v0 --iterations 4 --json runs/bench.json
+    python -m cardenvs.experiments.bench_train_fast --games kyuuri-v0 --sb3-steps 0 --config other.toml  # another one
 
 Per game, in one process: ``experiments.train_fast``'s learner decisions per second (its config, timed over
 ``--iterations`` iterations after the compiling one), ``experiments.train``'s (SB3, the same network, epochs,

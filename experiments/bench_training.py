@@ -1,6 +1,6 @@
 """Training throughput: our tuned MaskablePPO setup beside the PettingZoo SB3 tutorial's setup, interleaved.
 
-    python -m experiments.bench_training --game verish_ne_verish-v0 --steps 30000 --reps 2
+    python -m cardenvs.experiments.bench_training --game verish_ne_verish-v0 --steps 30000 --reps 2
 
 The baseline reproduces the setup of PettingZoo's "SB3: Action Masked PPO" tutorial (written anew here, see
 :class:`TutorialStyleEnv`): the AEC env (with PettingZoo's wrappers) seen as one gymnasium env in which the

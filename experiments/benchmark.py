@@ -1,9 +1,9 @@
 """Benchmark a strategy: a policy against a game's gauntlet, or the leaderboards of the shipped bots.
 
-    python -m experiments.benchmark --game verish_ne_verish-v0 --policy "mybluff.py:PBluffer?p=0.3"
-    python -m experiments.benchmark --game verish_ne_verish-v0 --policy "mybluff.py:PBluffer?p=0.3" --add-to board.json
-    python -m experiments.benchmark --leaderboard [--game yukushi-v0 …] [--games 300] [--boards DIR]
-    python -m experiments.benchmark --suite gauntlet-v1 …   # the first version of the gauntlet
+    python -m cardenvs.experiments.benchmark --game verish_ne_verish-v0 --policy "mybluff.py:PBluffer?p=0.3"
+    python -m cardenvs.experiments.benchmark --game verish_ne_verish-v0 --policy mybluff.py:PBluffer --add-to b.json
+    python -m cardenvs.experiments.benchmark --leaderboard [--game yukushi-v0 …] [--games 300] [--boards DIR]
+    python -m cardenvs.experiments.benchmark --suite gauntlet-v1 …   # the first version of the gauntlet
 
 The first prints the policy's score card (score, margin over each opponent and overall with 95% intervals, the
 game's metrics, rank on the shipped leaderboard) and writes it as JSON (``--json``, default beside the games under

@@ -1,8 +1,8 @@
 """Convert a trusted SB3 ``.zip`` checkpoint into the pickle-free NumPy ``.npz`` that every policy loader reads.
 
-    python -m experiments.convert_checkpoint runs/train/k1/final.zip --trust         # writes runs/train/k1/final.npz
-    python -m experiments.convert_checkpoint mine.zip --trust --game kyuuri-v0 --option num_players=3 --out mine.npz
-    python -m experiments.convert_checkpoint runs/rllib/kyuuri/seed0/final --trust    # writes final/<module>.npz
+    python -m cardenvs.experiments.convert_checkpoint runs/train/k1/final.zip --trust        # writes …/k1/final.npz
+    python -m cardenvs.experiments.convert_checkpoint mine.zip --trust --game kyuuri-v0 --option num_players=3
+    python -m cardenvs.experiments.convert_checkpoint runs/rllib/kyuuri/seed0/final --trust  # final/<module>.npz
 
 Loading an SB3 ``.zip`` unpickles Python objects, so a crafted file can run any code: convert only files whose
 origin you trust (``--trust`` says you do). The game and its options come from the run's ``args.json`` (the run

@@ -1,7 +1,7 @@
 """The main job: one narrated Verish' ne verish' game, a short self-play training run, and a tournament of the
 trained agent against random play, the rule-based bot and the zoo's trained agent, with its report.
 
-    python -m experiments.demo [--steps 150000] [--games 600] [--players 4] [--workers 2] [--seed 0]
+    python -m cardenvs.experiments.demo [--steps 150000] [--games 600] [--players 4] [--workers 2] [--seed 0]
 
 Outputs go under ``--out`` (default ``runs/demo``): the training run (checkpoints, TensorBoard logs) and the
 tournament (SQLite database, Markdown and HTML report with plots). The training budget is a demonstration, a

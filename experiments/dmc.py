@@ -1,8 +1,8 @@
 """Deep Monte-Carlo with move features (Zha et al., DouZero, ICML 2021) for Zheng Shang You.
 
-    python -m experiments.dmc --episodes 20000 --out runs/dmc/zsy
-    python -m experiments.dmc --episodes 200 --set net_arch=[64,64] --out runs/dmc/tiny
-    python -m experiments.training_results --game zheng_shang_you-v0 --checkpoint runs/dmc/zsy/final.npz
+    python -m cardenvs.experiments.dmc --episodes 20000 --out runs/dmc/zsy
+    python -m cardenvs.experiments.dmc --episodes 200 --set net_arch=[64,64] --out runs/dmc/tiny
+    python -m cardenvs.experiments.training_results --game zheng_shang_you-v0 --checkpoint runs/dmc/zsy/final.npz
 
 A network Q(observation, move) scores every legal move of a decision (the move's features come from
 :func:`cardenvs.zheng_shang_you.features.move_layout`); the agent plays the best (:mod:`agents.move_values`).

@@ -1,9 +1,9 @@
 """Games people played at the table as a warm start: ``imitate = "people:PATH"`` copies their decisions.
 
-``PATH`` is a data set written by ``python -m experiments.play.dataset`` (the decisions of the people's seats in
-games stored with ``python -m experiments.play --record``). It is read without pickle and within the size limit of
-checkpoints, and refused unless it was played with the run's game and options: its rows share the run's observation
-layout. There is no teacher to label the copy's own play, so DAgger rounds (``imitate_rounds``) are refused.
+``PATH`` is a data set written by ``python -m cardenvs.experiments.play.dataset`` (the decisions of the people's seats
+in games stored with ``python -m cardenvs.experiments.play --record``). It is read without pickle and within the size
+limit of checkpoints, and refused unless it was played with the run's game and options: its rows share the run's
+observation layout. There is no teacher to label the copy's own play, so DAgger rounds (``imitate_rounds``) are refused.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def read_people(teacher: str, game: str, options: Mapping[str, Any]) -> dict[str
     missing = [name for name in FIELDS if name not in data]
     if missing:
         raise ValueError(
-            f"imitate {teacher!r}: {path} lacks {missing}; write it with python -m experiments.play.dataset"
+            f"imitate {teacher!r}: {path} lacks {missing}; write it with python -m cardenvs.experiments.play.dataset"
         )
     try:
         meta = json.loads(data["meta"].astype(np.uint8).tobytes())

@@ -18,9 +18,9 @@ advantage everywhere is at least as good as the bot. The fit only estimates that
 can make different situations look alike, so the margin keeps the bot's move where the estimated gain is small;
 whether the result beats the bot is measured in tournaments.
 
-    python -m experiments.rollout_improvement collect --game goninkan-v1 --rounds 150 --seed 1 --out runs/api/g
-    python -m experiments.rollout_improvement fit runs/api/g
-    python -m experiments.training_results --game goninkan-v1 --checkpoint runs/api/g/final.npz --games 4800
+    python -m cardenvs.experiments.rollout_improvement collect --game goninkan-v1 --rounds 150 --seed 1 --out runs/api/g
+    python -m cardenvs.experiments.rollout_improvement fit runs/api/g
+    python -m cardenvs.experiments.training_results --game goninkan-v1 --checkpoint runs/api/g/final.npz --games 4800
 
 Each ``collect`` writes one shard, ``rollouts_seed<seed>.npz`` (pickle-free, :mod:`experiments.rollout_data`);
 ``fit`` reads every shard of the folder, holds out the first ones, and writes ``final.npz`` (``ckpt:`` and ``zoo:``
@@ -147,7 +147,7 @@ def collect_in_parallel(
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.rollout_improvement",
+        prog="python -m cardenvs.experiments.rollout_improvement",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

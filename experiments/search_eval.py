@@ -1,6 +1,6 @@
 """How much search adds: the ISMCTS agent against its own rollout policy, in a short duplicate tournament.
 
-    python -m experiments.search_eval --game kyuuri-v0 --rollout kyuuri/rule --simulations 16 --games 16
+    python -m cardenvs.experiments.search_eval --game kyuuri-v0 --rollout kyuuri/rule --simulations 16 --games 16
     # the root prior defaults to the rollout policy (--prior none: plain UCB1)
 
 One searcher sits among copies of the rollout policy (``--lineup search,bot,bot,…``, rotated through every seat of

@@ -1,6 +1,6 @@
 """Run (or resume) a tournament of policies on a cardenvs game and write its report.
 
-    python -m experiments.tournament --game verish_ne_verish-v0 --players 4 \\
+    python -m cardenvs.experiments.tournament --game verish_ne_verish-v0 --players 4 \\
         --policies random rule=verish_ne_verish/rule --games 2000 --workers 2
 
 Results go to ``--out`` (default ``runs/tournaments/<game>-<hash of the settings>``): ``tournament.sqlite``

@@ -1,8 +1,8 @@
 """Self-play training of one MaskablePPO agent on a cardenvs game.
 
-    python -m experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
-    python -m experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
-    python -m experiments.train --resume runs/train/k1/final.zip --total-steps 100000 --trust-checkpoint
+    python -m cardenvs.experiments.train --game kyuuri-v0                   # reads experiments/configs/kyuuri.toml
+    python -m cardenvs.experiments.train --game kyuuri-v0 --total-steps 50000 --seed 1 --out runs/train/k1
+    python -m cardenvs.experiments.train --resume runs/train/k1/final.zip --total-steps 100000 --trust-checkpoint
 
 The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each episode. The other seats are
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
@@ -225,6 +225,18 @@ def load_config(game: str) -> dict[str, Any]:
     return tomllib.loads(path.read_text()) if path.exists() else {}
 
 
+def config_file(given: str) -> Path:
+    """``--config``: a TOML file, or the name of a shipped one (``verish_ne_verish_truthful_ppo`` reads
+    ``experiments/configs/verish_ne_verish_truthful_ppo.toml`` of the installed package)."""
+    path, shipped = Path(given), CONFIGS / f"{given}.toml"
+    if path.is_file():
+        return path
+    if path.name == given and shipped.is_file():
+        return shipped
+    names = sorted(p.stem for p in CONFIGS.glob("*.toml"))
+    raise SystemExit(f"error: --config {given}: no such file, nor a shipped config; shipped: {names}")
+
+
 def parse_value(text: str) -> Any:
     """A command-line value read as TOML when it parses (``3``, ``true``, ``[64, 64]``), else as text."""
     try:
@@ -241,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow --resume to unpickle its SB3 .zip (which can run code): only for files you trust",
     )
-    p.add_argument("--config", help="TOML config (default experiments/configs/<game>.toml)")
+    p.add_argument("--config", help="TOML file, or a shipped config's name (default: the game's, experiments/configs)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any field (TOML value)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (TOML value)")
     p.add_argument(
@@ -269,7 +281,7 @@ def args_from(ns: argparse.Namespace) -> TrainArgs:
     values: dict[str, Any] = {}
     saved = TrainArgs(resume=ns.resume).run_dir() / "args.json" if ns.resume else None
     if ns.config:
-        values.update(tomllib.loads(Path(ns.config).read_text()))
+        values.update(tomllib.loads(config_file(ns.config).read_text()))
     elif saved is not None and saved.exists():  # a resumed run keeps its own settings, but for NOT_RESUMED
         values.update({k: v for k, v in json.loads(saved.read_text()).items() if k not in NOT_RESUMED})
     else:

@@ -1,8 +1,8 @@
 """Multi-agent self-play PPO on a Ray cluster (RLlib's new API stack), with action masking.
 
-    python -m experiments.train_rllib --game kyuuri-v0 --iterations 20                      # a local Ray, 2 CPUs
-    python -m experiments.train_rllib --game kyuuri-v0 --address auto --num-env-runners 8   # a running cluster
-    python -m experiments.train_rllib --game zheng_shang_you-v0 --option team_mode='"partners"' --policies team
+    python -m cardenvs.experiments.train_rllib --game kyuuri-v0 --iterations 20                    # a local Ray, 2 CPUs
+    python -m cardenvs.experiments.train_rllib --game kyuuri-v0 --address auto --num-env-runners 8   # a running cluster
+    python -m cardenvs.experiments.train_rllib --game zheng_shang_you-v0 --option team_mode='"partners"' --policies team
 
 Every seat is an RLlib agent of :class:`cardenvs.wrappers.rllib.RLlibEnv`, played by RLlib's
 ``ActionMaskingTorchRLModule`` (PPO's default MLP with the illegal actions' logits masked out). ``--policies

@@ -1,9 +1,9 @@
 """The results row of a trained agent: duplicate-deal tournaments against random play and every rule bot.
 
-    python -m experiments.training_results --game kyuuri-v0 --games 1200
-    python -m experiments.training_results --game kyuuri-v0 --checkpoint runs/train/kyuuri/seed0/final.zip
-    python -m experiments.training_results --game kyuuri-v0 --games 4800 --opponent kyuuri/thrifty --out runs/eval/k
-    python -m experiments.training_results --game goninkan-v1 --games 4800 --workers 2
+    python -m cardenvs.experiments.training_results --game kyuuri-v0 --games 1200
+    python -m cardenvs.experiments.training_results --game kyuuri-v0 --checkpoint runs/train/kyuuri/seed0/final.zip
+    python -m cardenvs.experiments.training_results --game kyuuri-v0 --games 4800 --opponent kyuuri/thrifty
+    python -m cardenvs.experiments.training_results --game goninkan-v1 --games 4800 --workers 2
 
 For each opponent, a two-entrant tournament (``agents.tournament``; the agent and the opponent fill the seats
 alternately, every seating of each deal played) with the game options of the run's config. The agent plays

@@ -1,7 +1,7 @@
 """Ship a trained checkpoint in the zoo: its weights (float16 where the greedy actions stay equal) and its card.
 
-    python -m experiments.zoo_export runs/train/kyuuri/seed0/final.npz --name ppo \\
-        --command "python -m experiments.train --game kyuuri-v0" --budget "600k learner steps, 254 s" \\
+    python -m cardenvs.experiments.zoo_export runs/train/kyuuri/seed0/final.npz --name ppo \\
+        --command "python -m cardenvs.experiments.train --game kyuuri-v0" --budget "600k learner steps, 254 s" \\
         --results runs/eval/kyuuri.md
 
 Writes ``agents/zoo/<game>/<name>.npz`` and ``<name>.json`` (or under ``--root``); ``--table`` prints the
@@ -163,8 +163,9 @@ def export(
 
 
 def zoo_table(cards: Mapping[str, ZooCard] | None = None) -> str:
-    """The Markdown table of the shipped agents for ``docs/zoo.md`` (``python -m experiments.zoo_export --table``):
-    per agent its game and options, budget, margin over random and over the bot it beats by least."""
+    """The Markdown table of the shipped agents for ``docs/zoo.md``
+    (``python -m cardenvs.experiments.zoo_export --table``): per agent its game and options, budget, margin over
+    random and over the bot it beats by least."""
     rows = [
         "| agent | trained on | budget | agent − `random` | closest bot: agent − bot | weights |",
         "|---|---|---|---|---|---|",

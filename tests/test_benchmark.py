@@ -86,8 +86,8 @@ def test_leaderboards_rank_rows_and_render(tmp_path: Path) -> None:
 def test_the_command_line_benchmarks_a_file_and_adds_it_to_a_local_board(tmp_path: Path) -> None:
     spec = f"{write_policy(tmp_path / 'user')}:PBluffer?p=0.3"
     board = tmp_path / "mine" / "board.json"
-    command = [sys.executable, "-m", "experiments.benchmark", "--game", GAME, "--policy", spec, "--games", "12",
-               "--workers", "1", "--out", str(tmp_path / "runs"), "--add-to", str(board),
+    command = [sys.executable, "-m", "cardenvs.experiments.benchmark", "--game", GAME, "--policy", spec,
+               "--games", "12", "--workers", "1", "--out", str(tmp_path / "runs"), "--add-to", str(board),
                "--name", "my bluffer"]  # fmt: skip
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "## Score card" in out and "**overall**" in out and f"added to {board}" in out

@@ -66,7 +66,7 @@ def untrusting_environment() -> dict[str, str]:
 
 def test_the_tournament_command_refuses_an_untrusted_zip(evil: tuple[Path, Path], tmp_path: Path) -> None:
     path, marker = evil
-    command = [sys.executable, "-m", "experiments.tournament", "--game", GAME, "--players", "3"]
+    command = [sys.executable, "-m", "cardenvs.experiments.tournament", "--game", GAME, "--players", "3"]
     command += ["--policies", f"e=ckpt:{path}", "random", "--games", "3", "--out", str(tmp_path / "t"), "--no-report"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=untrusting_environment())
     assert done.returncode != 0

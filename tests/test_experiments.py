@@ -73,7 +73,7 @@ def test_demo_trains_and_reports(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "experiments.demo",
+            "cardenvs.experiments.demo",
             "--steps",
             "1024",
             "--games",

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_of_the_checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,20 +58,35 @@ def test_installs_and_imports_beside_the_openai_agents_sdk(wheel: Path, tmp_path
     assert subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, timeout=300).returncode == 0
 
 
-def test_a_checkout_never_imports_the_top_level_names() -> None:
-    """From a checkout, ``python -m experiments.…`` runs, and everything it loads comes through ``cardenvs``."""
+@pytest.mark.slow
+def test_an_editable_install_maps_the_folders_from_any_directory(tmp_path: Path) -> None:
+    """``pip install -e`` (what run.py does) serves the checkout's agents/ and experiments/ as cardenvs.agents and
+    cardenvs.experiments wherever Python starts, and takes no top-level name for them."""
+    source = copy_of_the_checkout(tmp_path / "checkout")
+    env = tmp_path / "env"
+    venv.create(env, with_pip=False)
+    # The dependencies (and pip, setuptools) come from this environment's folders, listed without running its .pth.
+    purelib = Path(sysconfig.get_path("purelib", vars={"base": str(env), "platbase": str(env)}))
+    (purelib / "outer.pth").write_text("\n".join(p for p in sys.path if p.endswith("site-packages")) + "\n")
+    python = str(env / "bin" / "python")
+    install = [python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(source)]
+    subprocess.run(install, check=True, cwd=tmp_path, timeout=600, capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     script = (
-        "import runpy, sys\n"
-        "sys.argv = ['x', '--help']\n"
-        "try:\n"
-        "    runpy.run_module('experiments.tournament', run_name='__main__')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "import cardenvs.agents.benchmark, cardenvs.experiments.benchmark\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'agents' or m.startswith('experiments.')\n"
-        "             and m != 'experiments.tournament')\n"
-        "print('TOP', bad)\n"
+        "import importlib.util, sys\n"
+        "import cardenvs.agents.zoo, cardenvs.experiments.tournament\n"
+        "print(cardenvs.agents.zoo.__file__, cardenvs.experiments.tournament.__file__)\n"
+        "print(importlib.util.find_spec('agents'), importlib.util.find_spec('experiments'))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = subprocess.run([python, "-c", script], capture_output=True, text=True, cwd=elsewhere, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "TOP []" in done.stdout
+    assert done.stdout.split() == [
+        str(source / "agents" / "zoo" / "__init__.py"),
+        str(source / "experiments" / "tournament.py"),
+        "None",
+        "None",
+    ]
+    cli = [python, "-m", "cardenvs.experiments.tournament", "--help"]
+    assert "--policies" in subprocess.run(cli, capture_output=True, text=True, cwd=elsewhere, timeout=300).stdout
+

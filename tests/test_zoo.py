@@ -187,7 +187,8 @@ def _copy_of_kyuuri(tmp_path: Path) -> Path:
 def test_the_zoo_page_lists_every_shipped_agent_and_its_code_runs() -> None:
     page = Path(__file__).resolve().parents[1] / "docs" / "zoo.md"
     text = page.read_text()
-    assert zoo_export.zoo_table() in text, "docs/zoo.md is out of date: paste python -m experiments.zoo_export --table"
+    paste = "python -m cardenvs.experiments.zoo_export --table"
+    assert zoo_export.zoo_table() in text, f"docs/zoo.md is out of date: paste {paste}"
     namespace: dict[str, object] = {}
     for block in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL):
         exec(compile(block, str(page), "exec"), namespace)

@@ -37,7 +37,7 @@ class ScoreCard:
     leaderboard_size: int = 0
     exploitability: dict[str, Any] | None = None
     """A lower bound on exploitability from the shipped table (``docs/exploitability.md``) for a policy it
-    measured (the shipped bots); ``None`` for others: run ``python -m experiments.exploitability`` on them."""
+    measured (the shipped bots); ``None`` for others: run ``python -m cardenvs.experiments.exploitability`` on them."""
     seconds: float = 0.0
     notices: list[str] = field(default_factory=list)
 
@@ -115,5 +115,5 @@ def _code(name: str) -> str:
 
 def _exploitability_text(value: dict[str, Any] | None) -> str:
     if not value:
-        return "not in the shipped table (python -m experiments.exploitability --game … --policy …)"
+        return "not in the shipped table (python -m cardenvs.experiments.exploitability --game … --policy …)"
     return ", ".join(f"{k} {v}" for k, v in value.items())

@@ -18,7 +18,7 @@ LEADERBOARDS = Path(__file__).resolve().with_name("leaderboards")
 
 
 EXPLOITABILITY = LEADERBOARDS / "exploitability.json"
-"""The shipped bots' exploitability table (``python -m experiments.exploitability --table``)."""
+"""The shipped bots' exploitability table (``python -m cardenvs.experiments.exploitability --table``)."""
 
 
 def default_path(env_id: str, suite: str = SUITE, folder: str | Path | None = None) -> Path:
@@ -133,8 +133,8 @@ def render(board: dict[str, Any]) -> str:
         "",
         f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
-        "Regenerate with `python -m experiments.benchmark --leaderboard --game " + game + "`; add your own policy "
-        "to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: the "
+        "Regenerate with `python -m cardenvs.experiments.benchmark --leaderboard --game " + game + "`; add your own "
+        "policy to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: the "
         "stronger of two gains over the policy's self-play, a local best response's and the best gauntlet "
         "responder's (see [exploitability](../../../docs/exploitability.md)), measured at the "
         f"{' and '.join(budgets) or 'named'} budget, on one-deal episodes where named; `≥` marks a lower bound "

@@ -320,7 +320,7 @@ def stored_games(db_path: Path, limit: int = 100) -> list[Section]:
         ).fetchall()
     if not keys:
         return []
-    command = f"python -m experiments.play --replay {db_path} --port {REPLAY_PORT}"
+    command = f"python -m cardenvs.experiments.play --replay {db_path} --port {REPLAY_PORT}"
     rows = [[str(d), str(s), REPLAY_URL.format(port=REPLAY_PORT, deal=d, seating=s)] for d, s in keys]
     more = f" (the first {limit})" if len(keys) == limit else ""
     paragraph = (

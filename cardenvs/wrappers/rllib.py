@@ -5,7 +5,7 @@
 >>> observations, infos = env.reset(seed=0)                          # {agent to act: {"observations", "action_mask"}}
 
 PPO with the ``ActionMaskingTorchRLModule`` of RLlib's examples trains on it as it is (``docs/rllib.md`` has the
-config, which the tests run; ``python -m experiments.train_rllib`` is the full recipe).
+config, which the tests run; ``python -m cardenvs.experiments.train_rllib`` is the full recipe).
 
 What it takes care of:
 

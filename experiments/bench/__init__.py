@@ -1,6 +1,6 @@
 """Throughput of every cardenvs game beside the peer toolkits, measured in one run: the one benchmark command.
 
-    python -m experiments.bench [--seconds 2] [--reps 5] [--only kyuuri] [--peers leduc] [--batch 16 256]
+    python -m cardenvs.experiments.bench [--seconds 2] [--reps 5] [--only kyuuri] [--peers leduc] [--batch 16 256]
                                 [--tournament-games 480] [--write docs/benchmarks.md]
     python3 run.py bench …     (the same, after setting up .venv)
 

@@ -1,4 +1,4 @@
-"""``python -m experiments.bench``: see :mod:`experiments.bench`."""
+"""``python -m cardenvs.experiments.bench``: see :mod:`experiments.bench`."""
 
 from cardenvs.experiments.bench import main
 

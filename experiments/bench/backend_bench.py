@@ -1,7 +1,7 @@
 """What each backend of :func:`cardenvs.vector.batched_games` costs per decision, by batch size, and what one game
 stepped alone costs on each (the single env: ``SeatEnv``'s case), on one CPU core.
 
-    python -m experiments.bench.backend_bench --game yukushi-v0 --json runs/backends_yukushi.json
+    python -m cardenvs.experiments.bench.backend_bench --game yukushi-v0 --json runs/backends_yukushi.json
 
 Random legal play through the batch interface (``reset`` / ``step`` with NumPy arrays, one ``sample_legal`` draw
 per batch step, finished games re-dealt in place): the Python engines (``backend="python"``) against the JAX fast

@@ -3,7 +3,7 @@ encoder as registered (A) and with another encoder swapped in (B), beside Pettin
 decisions per second of thread CPU time (the machine is shared, so wall time would measure the neighbours); and, with
 ``--base``, each encoder's µs per observation of the player to act over the same games.
 
-    python -m experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only yukushi-v0] [--base cardenvs_base]
+    python -m cardenvs.experiments.bench.encoder_ab [--rounds 5] [--games 3] [--only yukushi-v0] [--base cardenvs_base]
 
 B, where a game's encoding module has an ``encode_uncached`` (an encoder that keeps observations between steps
 and its from-scratch twin, as tried in round 4 of docs/benchmarks.md), is that twin.

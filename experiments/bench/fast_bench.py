@@ -1,9 +1,9 @@
 """Decisions per second of a JAX game (``cardenvs.fast``: the games of ``cardenvs.vector.fast_game_ids()``) over batch
 sizes, on a CPU core or a GPU.
 
-    python -m experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
-    python -m experiments.bench.fast_bench --game kyuuri-v0 --json runs/fast_kyuuri.json  # Kyuuri, 7 players
-    python -m experiments.bench.fast_bench --device gpu --json runs/fast_gpu.json        # 2^10 … 2^20 games
+    python -m cardenvs.experiments.bench.fast_bench --device cpu --json runs/fast_cpu.json        # one core, with peers
+    python -m cardenvs.experiments.bench.fast_bench --game kyuuri-v0 --json runs/fast_kyuuri.json  # Kyuuri, 7 players
+    python -m cardenvs.experiments.bench.fast_bench --device gpu --json runs/fast_gpu.json        # 2^10 … 2^20 games
 
 Each batch runs random legal play as one jitted program: per decision, a uniform legal draw from the mask, the
 step (which builds the next player's observation and mask) and fresh deals in place of the games that ended

@@ -1,7 +1,7 @@
 """Decisions per second of a JAX game whose every decision an array-program bot (:mod:`agents.fast_bots`) makes,
 beside the same game with uniformly random legal decisions, on one CPU core (or a GPU).
 
-    python -m experiments.bench.fast_bots_bench --game verish_ne_verish-v0 --bots verish_ne_verish/rule
+    python -m cardenvs.experiments.bench.fast_bots_bench --game verish_ne_verish-v0 --bots verish_ne_verish/rule
 
 Each run is one jitted program per ``--steps`` decisions: the bot's choice for every game of the batch, the step
 and fresh deals for the games that ended, as :mod:`experiments.bench.fast_bench` runs random play (``random`` here
@@ -15,8 +15,8 @@ import argparse
 import statistics
 from typing import Any
 
+from cardenvs.experiments.bench.fast_bench import GAMES, configure, time_jax
 from cardenvs.registry import definition
-from experiments.bench.fast_bench import GAMES, configure, time_jax
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

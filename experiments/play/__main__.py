@@ -1,10 +1,10 @@
 """Play any cardenvs game at a table in the browser (or the terminal), or watch a replay.
 
-    python -m experiments.play --game yukushi-v0 --players 4 --opponents yukushi/counter random
-    python -m experiments.play --game kyuuri-v0 --tui
-    python -m experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
-    python -m experiments.play --replay cardenvs-replay.json
-    python -m experiments.play --game kyuuri-v0 --humans 2 --host 192.168.1.20
+    python -m cardenvs.experiments.play --game yukushi-v0 --players 4 --opponents yukushi/counter random
+    python -m cardenvs.experiments.play --game kyuuri-v0 --tui
+    python -m cardenvs.experiments.play --replay runs/tournaments/x/tournament.sqlite --deal 0 --seating 1
+    python -m cardenvs.experiments.play --replay cardenvs-replay.json
+    python -m cardenvs.experiments.play --game kyuuri-v0 --humans 2 --host 192.168.1.20
 
 The server listens on 127.0.0.1 only (a free port unless ``--port``), prints the URL (with the table's secret
 token, which every request of the page carries) and opens it unless ``--no-browser``; Ctrl-C stops it.
@@ -61,7 +61,9 @@ class PlayArgs:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m cardenvs.experiments.play",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", help="env id, e.g. yukushi-v0 (default: verish_ne_verish-v0)")
     p.add_argument("--players", type=int, help="shorthand for --option num_players=N")

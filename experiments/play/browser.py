@@ -2,7 +2,7 @@
 
 Used by the browser tests and to refresh the pictures of the docs:
 
-    python -m experiments.play.browser --screenshots docs/images
+    python -m cardenvs.experiments.play.browser --screenshots docs/images
 
 Playwright's own browser download is not needed: it drives ``/usr/bin/chromium`` (Debian's ``chromium``).
 """

@@ -1,7 +1,7 @@
 """Games people played at the table, as a data set of their decisions.
 
-    python -m experiments.play --game kyuuri-v0 --record runs/people/kyuuri       # opt in: store each game
-    python -m experiments.play.dataset runs/people/kyuuri --out people-kyuuri.npz
+    python -m cardenvs.experiments.play --game kyuuri-v0 --record runs/people/kyuuri       # opt in: store each game
+    python -m cardenvs.experiments.play.dataset runs/people/kyuuri --out people-kyuuri.npz
 
 Each stored game (a replay file with the people's seats, written by ``--record``) is re-played on a fresh env
 with its seed and action ids; at every decision of a person's seat the row holds what that seat observed

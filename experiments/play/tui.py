@@ -1,4 +1,4 @@
-"""Terminal play (``python -m experiments.play --tui``): the same table and views as the page, in 80 columns.
+"""Terminal play (``python -m cardenvs.experiments.play --tui``): the same table and views as the page, in 80 columns.
 
 On your turn you type the numbers of the cards you select (nothing for a move without cards), then the
 letter of a move that uses exactly those cards; the cards you may play are marked ``*``, and a selection no
@@ -137,4 +137,4 @@ def run_tui(
 
 
 if __name__ == "__main__":
-    sys.exit("run: python -m experiments.play --tui")
+    sys.exit("run: python -m cardenvs.experiments.play --tui")

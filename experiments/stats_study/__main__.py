@@ -1,6 +1,6 @@
 """Run the statistics study and write its tables (JSON and Markdown) under ``--out``.
 
-nice -n 10 python -m experiments.stats_study coverage --replications 200 --out docs/statistics
+nice -n 10 python -m cardenvs.experiments.stats_study coverage --replications 200 --out docs/statistics
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Masked PPO on the JAX fast path, against a population (``docs/training.md``, "Training on the fast path").
 
-    python -m experiments.train_fast --game verish_ne_verish-v0           # experiments/train_fast/configs/<game>.toml
-    python -m experiments.train_fast --game kyuuri-v0 --total-steps 200000 --seed 1 --out runs/k1
-    python -m experiments.train_fast --out runs/k1 --resume --total-steps 400000
+    python -m cardenvs.experiments.train_fast --game verish_ne_verish-v0    # experiments/train_fast/configs/<game>.toml
+    python -m cardenvs.experiments.train_fast --game kyuuri-v0 --total-steps 200000 --seed 1 --out runs/k1
+    python -m cardenvs.experiments.train_fast --out runs/k1 --resume --total-steps 400000
 
 A run writes ``args.json``, ``checkpoints/step_N.npz`` (the actor: ``ckpt:PATH`` plays it in the Python envs,
 without JAX) with ``step_N.train.npz`` beside it (what ``--resume`` continues from), ``final.npz`` and
@@ -23,7 +23,7 @@ from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args, de
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.train_fast",
+        prog="python -m cardenvs.experiments.train_fast",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

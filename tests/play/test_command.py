@@ -1,5 +1,5 @@
-"""``python -m experiments.play`` from the command line: every bad setting ends with one ``error: …`` line and a
-non-zero exit, never a traceback; Ctrl-C stops the web table and Ctrl-C or Ctrl-D the terminal table cleanly."""
+"""``python -m cardenvs.experiments.play`` from the command line: every bad setting ends with one ``error: …`` line
+and a non-zero exit, never a traceback; Ctrl-C stops the web table and Ctrl-C or Ctrl-D the terminal table cleanly."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_a_database_that_is_not_one(capsys: pytest.CaptureFixture[str], tmp_path
 
 
 def test_ctrl_c_stops_the_web_table() -> None:
-    command = [sys.executable, "-m", "experiments.play", "--game", "kyuuri-v0", "--no-browser"]
+    command = [sys.executable, "-m", "cardenvs.experiments.play", "--game", "kyuuri-v0", "--no-browser"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert server.stdout is not None
     assert "cardenvs table at http://127.0.0.1:" in server.stdout.readline()
@@ -74,7 +74,7 @@ def test_ctrl_c_stops_the_web_table() -> None:
 
 @pytest.mark.parametrize(("key", "status"), [("ctrl-d", 0), ("ctrl-c", 130)])
 def test_ctrl_c_and_ctrl_d_leave_the_terminal_table(key: str, status: int) -> None:
-    argv = [sys.executable, "-m", "experiments.play", "--game", "kyuuri-v0", "--tui", "--pace", "0"]
+    argv = [sys.executable, "-m", "cardenvs.experiments.play", "--game", "kyuuri-v0", "--tui", "--pace", "0"]
     process, child = _in_a_terminal(argv, rows=40, columns=80)
     assert child.expect(PROMPTS[:3]) == 0
     if key == "ctrl-d":

@@ -114,7 +114,8 @@ def test_another_host_is_accepted_only_when_named() -> None:
 def test_the_command_prints_one_link_per_person_and_a_watchers_link() -> None:
     """Two people on 127.0.0.2 (an address other than the default): a warning, three links with their own
     tokens, and each link opens its own seat's view over the network."""
-    argv = ["-m", "experiments.play", "--game", "kyuuri-v0", "--humans", "2", "--no-browser", "--host", "127.0.0.2"]
+    argv = ["-m", "cardenvs.experiments.play", "--game", "kyuuri-v0", "--humans", "2", "--no-browser"]
+    argv += ["--host", "127.0.0.2"]
     server = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert server.stdout is not None
     try:

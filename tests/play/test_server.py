@@ -109,7 +109,7 @@ def test_the_command_serves_on_localhost_and_refuses_bad_settings(capsys: pytest
 
     assert main(["--game", "nope-v0", "--no-browser"]) == 2
     assert "unknown environment id 'nope-v0'" in capsys.readouterr().err
-    command = [sys.executable, "-m", "experiments.play", "--game", "kyuuri-v0", "--no-browser", "--pace", "0"]
+    command = [sys.executable, "-m", "cardenvs.experiments.play", "--game", "kyuuri-v0", "--no-browser", "--pace", "0"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None

@@ -49,7 +49,7 @@ def _in_a_terminal(argv: list[str], rows: int, columns: int) -> tuple[subprocess
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_play_every_game_to_the_end_in_a_terminal(env_id: str) -> None:
-    argv = [sys.executable, "-m", "experiments.play", "--game", env_id, "--tui", "--pace", "0", "--seed", "3"]
+    argv = [sys.executable, "-m", "cardenvs.experiments.play", "--game", env_id, "--tui", "--pace", "0", "--seed", "3"]
     process, child = _in_a_terminal(argv, rows=40, columns=80)
     screens: list[str] = []
     attempts: list[str] = []

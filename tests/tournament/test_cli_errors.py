@@ -48,7 +48,7 @@ def test_the_tournament_command(kind: str, tmp_path: Path) -> None:
     spec, expected = bad_input(kind, tmp_path)
     if kind == "damaged database":
         damaged_database(tmp_path / "out" / "tournament.sqlite")
-    command = [sys.executable, "-m", "experiments.tournament", "--game", GAME, "--policies", "random", spec,
+    command = [sys.executable, "-m", "cardenvs.experiments.tournament", "--game", GAME, "--policies", "random", spec,
                "--games", "3", "--out", str(tmp_path / "out"), "--no-progress"]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert expected in one_line_error(done)
@@ -60,7 +60,7 @@ def test_the_benchmark_command(kind: str, tmp_path: Path) -> None:
     if kind == "damaged database":
         folder = tmp_path / "runs" / "verish_ne_verish" / SUITE / slug(spec)
         damaged_database(folder / slug("random") / "tournament.sqlite")
-    command = [sys.executable, "-m", "experiments.benchmark", "--game", GAME, "--policy", spec, "--games", "12",
-               "--workers", "1", "--out", str(tmp_path / "runs")]  # fmt: skip
+    command = [sys.executable, "-m", "cardenvs.experiments.benchmark", "--game", GAME, "--policy", spec,
+               "--games", "12", "--workers", "1", "--out", str(tmp_path / "runs")]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert expected in one_line_error(done)

@@ -56,7 +56,7 @@ def games_and_faults(db: Path) -> tuple[set[tuple[int, int]], list[tuple[object,
 def test_a_worker_killed_mid_game_stops_the_tournament_and_a_rerun_resumes(bad: Path, tmp_path: Path) -> None:
     args = ["--game", GAME, "--players", "3", "--policies", "random", f"crash={bad}:Crasher", "--games", "60",
             "--workers", "2", "--out", str(tmp_path / "t"), "--no-progress", "--resamples", "50"]  # fmt: skip
-    died = command("experiments.tournament", *args, crash_after=4)  # each worker's crasher dies in its 5th game
+    died = command("cardenvs.experiments.tournament", *args, crash_after=4)  # each worker's crasher dies in game 5
     assert died.returncode == 1
     line = one_error_line(died)
     assert "worker-died" in line and "the worker process playing it died (exit code 3)" in line
@@ -68,7 +68,7 @@ def test_a_worker_killed_mid_game_stops_the_tournament_and_a_rerun_resumes(bad: 
     report = (tmp_path / "t" / "tournament-report.md").read_text()
     assert "## Faults" in report and "| crash | worker-died |" in report
 
-    resumed = command("experiments.tournament", *args)  # the crash is gone: the same command finishes the rest
+    resumed = command("cardenvs.experiments.tournament", *args)  # the crash is gone: the same command finishes the rest
     assert resumed.returncode == 0, resumed.stderr
     assert f"{60 - len(games)} games played now" in resumed.stdout and "60 stored" in resumed.stdout
     games_after, faults_after = games_and_faults(tmp_path / "t" / "tournament.sqlite")
@@ -96,8 +96,9 @@ def test_a_float_action_is_a_fault_of_the_policy(bad: Path, tmp_path: Path) -> N
 
 
 def test_the_benchmark_stops_on_a_policy_that_sleeps(bad: Path, tmp_path: Path) -> None:
-    done = command("experiments.benchmark", "--game", GAME, "--policy", f"{bad}:Sleeper?after=1", "--games", "12",
-                   "--workers", "2", "--move-timeout", "0.5", "--out", str(tmp_path / "runs"))  # fmt: skip
+    done = command("cardenvs.experiments.benchmark", "--game", GAME, "--policy", f"{bad}:Sleeper?after=1",
+                   "--games", "12", "--workers", "2", "--move-timeout", "0.5",
+                   "--out", str(tmp_path / "runs"))  # fmt: skip
     assert done.returncode == 1
     line = one_error_line(done)
     assert "('policy'): timeout: no move within the limit of 0.5 s" in line and "tournament.sqlite" in line
@@ -108,11 +109,11 @@ def test_the_benchmark_stops_on_a_policy_that_sleeps(bad: Path, tmp_path: Path) 
 def test_the_benchmark_stops_on_a_worker_that_dies_and_resumes(bad: Path, tmp_path: Path) -> None:
     args = ["--game", GAME, "--policy", f"{bad}:Crasher", "--games", "12", "--workers", "2",
             "--out", str(tmp_path / "runs")]  # fmt: skip
-    died = command("experiments.benchmark", *args, crash_after=2)
+    died = command("cardenvs.experiments.benchmark", *args, crash_after=2)
     assert died.returncode == 1
     line = one_error_line(died)
     assert "('policy'): worker-died: the worker process playing it died (exit code 3)" in line
-    resumed = command("experiments.benchmark", *args)
+    resumed = command("cardenvs.experiments.benchmark", *args)
     assert resumed.returncode == 0 and "## Score card" in resumed.stdout, resumed.stderr
     faults = [fault[3:5] for db in (tmp_path / "runs").rglob("tournament.sqlite") for fault in stored_faults(db)]
     assert faults == [("policy", "worker-died")]
@@ -122,13 +123,13 @@ def test_a_move_time_limit_must_be_a_number_of_seconds(tmp_path: Path) -> None:
     tournament = Tournament(GAME, ["random", "verish_ne_verish/rule"], games=3, options={"num_players": 3})
     with pytest.raises(ValueError, match="move_timeout is a number of seconds above 0"):
         tournament.run(tmp_path / "t.sqlite", move_timeout=0)
-    done = command("experiments.tournament", "--game", GAME, "--policies", "random", "--move-timeout", "soon")
+    done = command("cardenvs.experiments.tournament", "--game", GAME, "--policies", "random", "--move-timeout", "soon")
     assert done.returncode == 2 and "a number of seconds (0: no limit), got 'soon'" in done.stderr
 
 
 def test_a_worker_stuck_in_a_move_dies_with_a_killed_tournament(bad: Path, tmp_path: Path) -> None:
     pid_file = tmp_path / "sleeper.pid"
-    command = [sys.executable, "-m", "experiments.tournament", "--game", GAME, "--players", "3", "--policies",
+    command = [sys.executable, "-m", "cardenvs.experiments.tournament", "--game", GAME, "--players", "3", "--policies",
                "random", f"{bad}:Sleeper", "--games", "6", "--move-timeout", "600", "--out", str(tmp_path / "t"),
                "--no-progress"]  # fmt: skip
     env = {**os.environ, "SLEEPER_PID": str(pid_file)}

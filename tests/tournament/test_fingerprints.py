@@ -116,7 +116,7 @@ def test_the_command_line_says_which_entrant_changed(tmp_path: Path) -> None:
     path = write_policy(tmp_path / "user")
     out = tmp_path / "runs"
     command = [
-        sys.executable, "-m", "experiments.tournament", "--game", GAME, "--players", "2", "--games", "4",
+        sys.executable, "-m", "cardenvs.experiments.tournament", "--game", GAME, "--players", "2", "--games", "4",
         "--policies", f"me={path}:PBluffer?p=0.3", "random", "--out", str(out), "--no-progress", "--no-report",
     ]  # fmt: skip
 

@@ -65,7 +65,7 @@ def tournament_command(out: Path, games: int) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "experiments.tournament",
+        "cardenvs.experiments.tournament",
         "--game",
         "verish_ne_verish-v0",
         "--players",
