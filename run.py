@@ -33,7 +33,7 @@ TASKS: dict[str, list[list[str]]] = {
         ["-m", "tests.typecheck"],  # mypy, with the package-dir mapping laid out for it
         ["-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"],
     ],
-    "bench": [["-m", "cardenvs.experiments.bench"]],
+    "bench": [["-m", "cardenvs.experiments.speed"]],
     "play": [["-m", "cardenvs.experiments.play"]],
     "golden": [["-m", "tests.golden", "--update"]],
 }

@@ -6,51 +6,51 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.random_policy import RandomPolicy
+from cardenvs.agents.bots.random_policy import RandomPolicy
 from cardenvs.registry import game_name
 
 PolicyFactory = Callable[[PolicyContext, "int | None"], Policy]
 
 
 def _verish_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.verish_ne_verish import VerishRuleBot
+    from cardenvs.agents.bots.verish_ne_verish import VerishRuleBot
 
     return VerishRuleBot(context, seed)
 
 
 def _kyuuri_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.kyuuri import KyuuriRuleBot
+    from cardenvs.agents.bots.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="shed")
 
 
 def _kyuuri_thrifty(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.kyuuri import KyuuriRuleBot
+    from cardenvs.agents.bots.kyuuri import KyuuriRuleBot
 
     return KyuuriRuleBot(context, seed, style="thrifty")
 
 
 def _zsy_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.zheng_shang_you import ZsyRuleBot
+    from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
 
     return ZsyRuleBot(context, seed)
 
 
 def _zsy_greedy(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.zheng_shang_you import ZsyGreedyBot
+    from cardenvs.agents.bots.zheng_shang_you import ZsyGreedyBot
 
     return ZsyGreedyBot(context, seed)
 
 
 def _kankei_rule(context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.goninkan import KankeiRuleBot
+    from cardenvs.agents.bots.goninkan import KankeiRuleBot
 
     return KankeiRuleBot(context, seed)
 
 
 def _yukushi(style: str) -> PolicyFactory:
     def factory(context: PolicyContext, seed: int | None) -> Policy:
-        from cardenvs.agents.yukushi import YukushiBot
+        from cardenvs.agents.bots.yukushi import YukushiBot
 
         return YukushiBot(context, seed, style=style)  # type: ignore[arg-type]
 

@@ -10,7 +10,7 @@ Accepted forms (:data:`ACCEPTED_FORMS`):
   ``python -m``);
 * either with keyword parameters ``…:Name?p=0.3&seed=2`` (values read as Python literals with
   ``ast.literal_eval``; ``seed`` fixes the policy's seed instead of the one the caller passes);
-* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:mod:`agents.learned`);
+* ``ckpt:PATH`` / ``ckpt-greedy:PATH``: a trained checkpoint (:mod:`agents.learned.players`);
 * ``zoo:GAME/NAME``: a trained agent shipped with the project (:mod:`agents.zoo`);
 * ``llm:MODEL?base_url=…``: a language model asked over the chat-completions API (:mod:`agents.llm`);
 * ``search:?…``, ``equilibrium:GAME-small``, ``fastbot:NAME``: the search agent, an exact equilibrium, a rule bot's
@@ -238,7 +238,7 @@ def _context_and_seed(target: Any, context: PolicyContext, seed: int | None) -> 
 # ---------------------------------------------------------------------------------------------- prefixes
 def _checkpoint(greedy: bool) -> SpecLoader:
     def load(path: str, context: PolicyContext, seed: int | None) -> Policy:
-        from cardenvs.agents.learned import checkpoint_policy  # NumPy only; torch just for a bare .zip
+        from cardenvs.agents.learned.players import checkpoint_policy  # NumPy only; torch just for a bare .zip
 
         return checkpoint_policy(path, context, seed, greedy=greedy)
 
@@ -246,7 +246,7 @@ def _checkpoint(greedy: bool) -> SpecLoader:
 
 
 def _checkpoint_file(path: str) -> Path:
-    from cardenvs.agents.weights import checkpoint_file
+    from cardenvs.agents.learned.weights import checkpoint_file
 
     return checkpoint_file(path)
 
@@ -322,7 +322,7 @@ SPEC_PREFIXES: dict[str, SpecPrefix] = {
     "fastbot": SpecPrefix(_fastbot),
 }
 """Every spec prefix (besides the older ``py:`` form): ``ckpt:PATH`` samples a trained checkpoint's policy
-(:mod:`agents.learned`), ``ckpt-greedy:PATH`` plays its argmax; ``zoo:GAME/NAME`` a shipped agent
+(:mod:`agents.learned.players`), ``ckpt-greedy:PATH`` plays its argmax; ``zoo:GAME/NAME`` a shipped agent
 (:mod:`agents.zoo`); ``equilibrium:<game>-small`` an exact equilibrium of a small variant (:mod:`agents.equilibria`);
 ``search:?simulations=200&rollout=NAME`` the ISMCTS agent (:mod:`agents.search`); ``llm:MODEL?base_url=URL`` a
 language model (:mod:`agents.llm`); ``fastbot:NAME`` the array-program twin of the rule bot ``NAME``

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cardenvs.agents.weights import ActorWeights, require_trust
+from cardenvs.agents.learned.weights import ActorWeights, require_trust
 from cardenvs.experiments.train import TrainArgs, parse_value
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import observation_scale

@@ -1,6 +1,7 @@
 """Fine-tuning from a pickle-free actor: PPO starts from a zoo agent or any ``.npz`` checkpoint (``init_from``).
+(:mod:`experiments.imitation` fits a new network to a teacher's decisions instead of taking trained weights.)
 
-The spec is read only through the checked loaders of :mod:`agents.weights` and :mod:`agents.zoo` (no
+The spec is read only through the checked loaders of :mod:`agents.learned.weights` and :mod:`agents.zoo` (no
 unpickling; a ``.zip`` needs the user's trust as everywhere else): ``zoo:<game>/<name>`` (after its layout-hash
 check against the run's env and options), ``ckpt:PATH`` or a bare ``PATH`` (an ``.npz``, or the ``.npz`` beside a
 ``.zip``). The new model's actor takes the file's weights exactly; its network shape and activation come from the
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.move_values import is_move_value_network
-from cardenvs.agents.weights import ActorWeights, actor_layers, check_fits, load_weights
+from cardenvs.agents.learned.move_values import is_move_value_network
+from cardenvs.agents.learned.weights import ActorWeights, actor_layers, check_fits, load_weights
 from cardenvs.agents.zoo import PREFIX as ZOO_PREFIX
 from cardenvs.agents.zoo import ZooError, checked_zoo_weights
 from cardenvs.experiments.ppo_settings import PPOSettings

@@ -1,4 +1,5 @@
 """Warm start by imitation: the learner's network first copies a rule bot, then self-play PPO takes over.
+(:mod:`experiments.fine_tune` starts from a trained network's weights instead of a teacher's decisions.)
 
 :func:`collect` seats a teacher (a registered policy, e.g. ``zheng_shang_you/rule``) at the learner's seat of
 the training env, against the run's own opponent pool, and records what the learner would have seen: the
@@ -30,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardenvs.agents.base import PlanningPolicy, PolicyContext
+from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import ActorWeights, MlpPolicy
 from cardenvs.experiments.people_data import PEOPLE, people_rows
 
 if TYPE_CHECKING:

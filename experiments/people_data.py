@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.npz_reader import NpzReadError, read_npz
+from cardenvs.agents.learned.npz_reader import NpzReadError, read_npz
 from cardenvs.agents.specs import make_policy
 from cardenvs.registry import definition
 

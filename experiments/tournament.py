@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardenvs.agents.learned.weights import TRUST_VARIABLE
 from cardenvs.agents.specs import SpecError
 from cardenvs.agents.tournament import DB_NAME, Tournament, write_report
 from cardenvs.agents.tournament.faults import GameFault, TournamentStopped
@@ -36,7 +37,6 @@ from cardenvs.agents.tournament.intervals import METHODS, Method
 from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT
 from cardenvs.agents.tournament.schedule import SCHEMES, Scheme
 from cardenvs.agents.tournament.storage import TournamentStore, TournamentStoreError
-from cardenvs.agents.weights import TRUST_VARIABLE
 
 SHIPPED_CODE = {"working_dir": ".", "excludes": [".venv/", "runs/", ".git/", "*.sqlite"]}
 """Ray runtime env that uploads this checkout to every node (which still needs the dependencies installed)."""

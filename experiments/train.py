@@ -7,7 +7,7 @@
 The learner sits at a random seat of a :class:`~cardenvs.wrappers.SeatEnv` each episode. The other seats are
 drawn every deal from an opponent pool: the fixed entries of the config (``random``, the game's rule bots, with
 weights) and, with probability ``snapshot_share``, one of the ``snapshot_recent`` newest frozen copies of the
-learner (one is added every ``snapshot_every`` steps; they play in NumPy, see ``agents/weights.py``).
+learner (one is added every ``snapshot_every`` steps; they play in NumPy, see ``agents/learned/weights.py``).
 With ``imitate``, the network first copies a rule bot (:mod:`experiments.imitation`) and PPO starts from there;
 with ``init_from``, PPO fine-tunes a pickle-free actor (a zoo agent or an ``.npz``; :mod:`experiments.fine_tune`).
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.weights import ActorWeights, UntrustedCheckpointError, require_trust
+from cardenvs.agents.learned.weights import ActorWeights, UntrustedCheckpointError, require_trust
 from cardenvs.experiments.train_args import TrainArgs, check_args
 from cardenvs.experiments.train_envs import EnvFactory, FromSpec, PoolSeatEnv, Snapshot, make_env
 from cardenvs.registry import game_name
@@ -70,7 +70,7 @@ def train(args: TrainArgs, trust_checkpoint: bool | None = None) -> Path:
     """Train (or resume) as ``args`` say; returns the final checkpoint (``final.zip``, ``final.npz`` beside it).
 
     Resuming reads an SB3 ``.zip``, which can run code: it needs ``trust_checkpoint`` (``None``: the
-    ``CARDENVS_TRUST_CHECKPOINTS`` environment variable; see :mod:`agents.weights`)."""
+    ``CARDENVS_TRUST_CHECKPOINTS`` environment variable; see :mod:`agents.learned.weights`)."""
     return run_prepared(*prepare(args, trust_checkpoint))
 
 

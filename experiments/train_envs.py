@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import ActorWeights, MlpPolicy
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import OpponentPool, SeatEnv
 

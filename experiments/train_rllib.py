@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from cardenvs.agents.learned.weights import ACTIVATIONS, ActorWeights, UntrustedCheckpointError
 from cardenvs.agents.tournament.hooks import hooks_for
-from cardenvs.agents.weights import ACTIVATIONS, ActorWeights, UntrustedCheckpointError
 from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.experiments.train import load_config, parse_value
 from cardenvs.registry import definition, game_name, make_raw

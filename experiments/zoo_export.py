@@ -29,11 +29,11 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.learned import weights_policy
+from cardenvs.agents.learned.players import weights_policy
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import registered_names
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.zoo import ZOO_ROOT, ZooCard, zoo_cards
 from cardenvs.registry import definition, game_name
 

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import (
+from cardenvs.agents.learned.weights import (
     TRUST_VARIABLE,
     ActorWeights,
     CheckpointFormatError,
     UntrustedCheckpointError,
     load_weights,
 )
+from cardenvs.agents.specs import make_policy
 from cardenvs.registry import make_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,7 +296,7 @@ def test_a_truncated_file_gets_the_loaders_error(tmp_path: Path) -> None:
 def test_a_checkpoint_written_for_another_layout_of_the_same_size_is_refused(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from cardenvs.agents.weights import MlpPolicy, context_layout_hash
+    from cardenvs.agents.learned.weights import MlpPolicy, context_layout_hash
     from cardenvs.agents.zoo import ZOO_ROOT
 
     env = make_raw("kyuuri-v0", num_players=4)

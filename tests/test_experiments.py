@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import cardenvs
-from cardenvs.experiments import bench
+from cardenvs.experiments import speed
 
 
 def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_section(tmp_path: Path) -> None:
     page = tmp_path / "benchmarks.md"
     page.write_text("# Benchmarks\n\n<!-- bench:start -->\nold\n<!-- bench:end -->\n\nafter\n")
     tiny = ["--seconds", "0.01", "--reps", "1", "--batch", "2", "--peers", "leduc_holdem_v4 raw"]
-    text = bench.main([*tiny, "--tournament-games", "4", "--tournament-reps", "1", "--write", str(page)])
+    text = speed.main([*tiny, "--tournament-games", "4", "--tournament-reps", "1", "--write", str(page)])
     for env_id in cardenvs.ENV_IDS:  # a newly registered game is measured without touching the benchmark
         assert f"`{env_id}`" in text
     assert "| workers | games/s (wall) |" in text
@@ -29,7 +33,7 @@ def test_benchmark_runs_every_registered_game_beside_the_peer_and_writes_its_sec
 
 
 def test_the_seeded_once_loop_seeds_only_its_first_reset_and_the_other_every_reset() -> None:
-    from cardenvs.experiments.bench.loops import aec_loop
+    from cardenvs.experiments.speed.loops import aec_loop
 
     for seeding, expect_all_seeded in (("seeded once", False), ("seeded every reset", True)):
         seeds: list[int | None] = []
@@ -52,7 +56,7 @@ def test_the_seeded_once_loop_seeds_only_its_first_reset_and_the_other_every_res
 
 
 def test_clone_and_resample_rates_are_calls_on_mid_game_states() -> None:
-    from cardenvs.experiments.bench.loops import mid_game_states, search_loop
+    from cardenvs.experiments.speed.loops import mid_game_states, search_loop
 
     states = mid_game_states("kyuuri-v0", {}, 4, seed=1)
     assert len(states) == 4 and not any(s.is_terminal for s in states)
@@ -61,7 +65,7 @@ def test_clone_and_resample_rates_are_calls_on_mid_game_states() -> None:
 
 
 def test_moves_are_counted_once_however_many_sub_steps_make_them() -> None:
-    from cardenvs.experiments.bench.loops import decisions_per_move
+    from cardenvs.experiments.speed.loops import decisions_per_move
 
     assert decisions_per_move("kyuuri-v0", {}) == 1.0  # one card a decision
     # a Verish claim is a declared rank then each card, so a move takes more than one decision
@@ -92,3 +96,41 @@ def test_demo_trains_and_reports(tmp_path: Path) -> None:
         assert any(line.startswith(label + " ") for line in out.splitlines()), out
     assert (tmp_path / "train" / "final.zip").exists()
     assert (tmp_path / "tournament" / "tournament-report.md").exists()
+
+
+RESEARCH = Path(__file__).resolve().parents[1] / "experiments" / "research"
+PRODUCED = re.compile(r'Produced: .+?; reported in (docs/[\w/]+\.md), section "([^"]+)"\.')
+
+
+def research_recipes() -> list[Path]:
+    """The research modules run as commands (a package's docstring sits in its ``__init__``)."""
+    return sorted(
+        path.parent / "__init__.py" if path.name == "__main__.py" else path
+        for path in RESEARCH.rglob("*.py")
+        if 'if __name__ == "__main__"' in path.read_text() or path.name == "__main__.py"
+    )
+
+
+@pytest.mark.parametrize("recipe", research_recipes(), ids=lambda path: path.relative_to(RESEARCH).as_posix())
+def test_each_research_recipe_names_its_artefact_and_the_doc_section_that_reports_it(recipe: Path) -> None:
+    docstring = ast.get_docstring(ast.parse(recipe.read_text())) or ""
+    found = PRODUCED.search(" ".join(docstring.split()))  # the line may wrap
+    assert found, f"{recipe}: no 'Produced: …; reported in docs/….md, section \"…\".' line"
+    page, section = found[1], found[2]
+    headings = {
+        line.lstrip("#").strip()
+        for line in (RESEARCH.parents[1] / page).read_text().splitlines()
+        if line.startswith("#")
+    }
+    assert section in headings, f"{recipe}: {page} has no section {section!r}"
+
+
+def test_research_names_each_of_its_modules_as_a_recipe_or_a_part_of_one() -> None:
+    assert research_recipes(), f"no research recipes under {RESEARCH}"
+    recipes = {path.parent.name if path.name == "__init__.py" else path.stem for path in research_recipes()}
+    modules = {path.stem for path in RESEARCH.glob("*.py") if path.name != "__init__.py"}
+    modules |= {path.name for path in RESEARCH.iterdir() if (path / "__init__.py").exists()}
+    parts = set(re.findall(r"``(\w+)``", ast.get_docstring(ast.parse((RESEARCH / "__init__.py").read_text())) or ""))
+    assert modules - recipes <= parts, (
+        f"research modules neither a recipe nor a named part: {modules - recipes - parts}"
+    )

@@ -43,7 +43,7 @@ def test_a_retired_id_is_refused_with_the_current_one_named(old: str) -> None:
 
 def test_importing_cardenvs_does_not_import_torch_or_sb3() -> None:
     code = (
-        "import sys, cardenvs, cardenvs.testing, agents; "
+        "import sys, cardenvs, cardenvs.testing, cardenvs.agents; "
         "print(sorted(m for m in ('torch', 'stable_baselines3') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -16,10 +16,10 @@ import pytest
 import cardenvs
 from cardenvs.agents import make_policy, policy_names
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import registered_names
 from cardenvs.agents.specs import SpecError, fingerprinted_policy
-from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.zoo import (
     CARD_FIELDS,
     ZOO_ROOT,

@@ -64,6 +64,7 @@ QUICK_FILES = frozenset(
         "test_observation_cache.py",
         "test_openspiel.py",
         "test_order.py",
+        "test_packaging.py",
         "test_playthroughs.py",
         "test_policy_actions.py",
         "test_policy_docs.py",

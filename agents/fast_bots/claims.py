@@ -1,10 +1,10 @@
 """Whether to call the latest claim, as the bluffing bots decide it, from a table made by the Python bots' own
 counting.
 
-:func:`agents.bluffing.claim_truth_probability` reduces a claim to four small integers (copies the claimant can
+:func:`agents.bots.bluffing.claim_truth_probability` reduces a claim to four small integers (copies the claimant can
 hold, the population of unplaced cards, the claimant's cards before the play, the copies needed), and the bots
 compare a float64 function of the chance with a threshold. Here that comparison is made once per combination in
-NumPy with :func:`agents.bluffing.prob_at_least` itself, and the array program looks the answer up: the same
+NumPy with :func:`agents.bots.bluffing.prob_at_least` itself, and the array program looks the answer up: the same
 decision to the last bit (float32 in JAX would move some near the threshold), and no big integers in JAX.
 """
 
@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from cardenvs.agents.bluffing import prob_at_least
+from cardenvs.agents.bots.bluffing import prob_at_least
 from cardenvs.agents.fast_bots.common import Features, take
 
 MAX_COPIES = 4
@@ -55,7 +55,7 @@ class Claim(NamedTuple):
 
 
 def latest_claim(view: Features, obs: jax.Array, num_players: int, declared: bool = False) -> Claim:
-    """The latest claim of each observation, as :func:`agents.bluffing.claim_truth_probability` reads it
+    """The latest claim of each observation, as :func:`agents.bots.bluffing.claim_truth_probability` reads it
     (``declared``: the copies needed are the declared count, not the cards placed)."""
     rank = view.index(obs, "claim_rank")
     count = view.scalar(obs, "last_play_count")

@@ -1,4 +1,4 @@
-"""``goninkan/rule`` and ``yoninkan/rule`` (:class:`agents.goninkan.KankeiRuleBot`) as one array program.
+"""``goninkan/rule`` and ``yoninkan/rule`` (:class:`agents.bots.goninkan.KankeiRuleBot`) as one array program.
 
 Card strengths come from a table that the engine's own :func:`cardenvs.goninkan.tricks.card_strength` fills for
 every (card, led or not, led suit, trump, trick number), so the comparisons are the Python bot's. Its one plan,
@@ -15,8 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.goninkan import DECISIONS
 from cardenvs.agents.fast_bots.common import Features, first_true, take, uniform_choice
-from cardenvs.agents.goninkan import DECISIONS
 from cardenvs.goninkan.ruleset import ruleset
 from cardenvs.goninkan.tricks import card_strength
 

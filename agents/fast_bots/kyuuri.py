@@ -1,4 +1,4 @@
-"""``kyuuri/rule`` and ``kyuuri/thrifty`` (:class:`agents.kyuuri.KyuuriRuleBot`) as array programs: one decision
+"""``kyuuri/rule`` and ``kyuuri/thrifty`` (:class:`agents.bots.kyuuri.KyuuriRuleBot`) as array programs: one decision
 per move and no random numbers, so they are the Python bots to the action."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import jax
 import jax.numpy as jnp
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.kyuuri import Style
 from cardenvs.agents.fast_bots.common import Features, first_true, take
-from cardenvs.agents.kyuuri import Style
 
 
 class KyuuriRuleFast:

@@ -1,4 +1,4 @@
-"""``verish_ne_verish/rule`` (:class:`agents.verish_ne_verish.VerishRuleBot`) as an array program.
+"""``verish_ne_verish/rule`` (:class:`agents.bots.verish_ne_verish.VerishRuleBot`) as an array program.
 
 The Python bot settles a whole play when it starts it and keeps the rest as a plan; this one keeps nothing and
 reads the rest of the plan off the play under construction (``building_rank``, ``building_cards``; the hand
@@ -17,9 +17,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.verish_ne_verish import MAX_PLAY
 from cardenvs.agents.fast_bots.claims import call_table, latest_claim, lookup
 from cardenvs.agents.fast_bots.common import Features, fewest_held, first_true, take, uniform_choice
-from cardenvs.agents.verish_ne_verish import MAX_PLAY
 
 QUADS, DECLARE, CHALLENGE_OR_PICK, PICKING = range(4)
 

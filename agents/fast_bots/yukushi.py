@@ -1,4 +1,4 @@
-"""``yukushi/honest``, ``yukushi/bluffer`` and ``yukushi/counter`` (:class:`agents.yukushi.YukushiBot`) as array
+"""``yukushi/honest``, ``yukushi/bluffer`` and ``yukushi/counter`` (:class:`agents.bots.yukushi.YukushiBot`) as array
 programs.
 
 The Python bot settles a whole play at its first sub-step (the true cards, maybe one junk card of a rank it holds
@@ -21,13 +21,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.yukushi import DECLARE, DECLARE_COUNT, STYLES, TURN, WINDOW, Style
 from cardenvs.agents.fast_bots.claims import call_table, latest_claim, lookup
 from cardenvs.agents.fast_bots.common import Features, fewest_held, first_true, take, uniform_choice
-from cardenvs.agents.yukushi import DECLARE, DECLARE_COUNT, STYLES, TURN, WINDOW, Style
 
 
 class YukushiFast:
-    """A Yukushi player of one :data:`agents.yukushi.STYLES` style."""
+    """A Yukushi player of one :data:`agents.bots.yukushi.STYLES` style."""
 
     def __init__(self, context: PolicyContext, style: Style = "counter"):
         self.view = Features(context)

@@ -1,4 +1,4 @@
-"""``zheng_shang_you/rule`` (:class:`agents.zheng_shang_you.ZsyRuleBot`) as an array program: no random numbers,
+"""``zheng_shang_you/rule`` (:class:`agents.bots.zheng_shang_you.ZsyRuleBot`) as an array program: no random numbers,
 so it is the Python bot to the action.
 
 The Python bot settles a whole play at its first sub-step and keeps the rest as a plan; this bot keeps nothing and
@@ -14,11 +14,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.zheng_shang_you import FOLLOW, GIVE_BACK, GIVE_HIGHEST, LEAD, PICK, TAKE_BACK, TAKE_HIGHEST
+from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot as _PythonBot
 from cardenvs.agents.fast_bots.common import Features
 from cardenvs.agents.fast_bots.zsy_plays import Play, lead_play, set_play, set_sequence_play, single_play
 from cardenvs.agents.fast_bots.zsy_sequences import first_sequences
-from cardenvs.agents.zheng_shang_you import FOLLOW, GIVE_BACK, GIVE_HIGHEST, LEAD, PICK, TAKE_BACK, TAKE_HIGHEST
-from cardenvs.agents.zheng_shang_you import ZsyRuleBot as _PythonBot
 from cardenvs.fast.zheng_shang_you_masks import SHAPES, VALUE
 from cardenvs.zheng_shang_you.actions import ids
 from cardenvs.zheng_shang_you.combos import SEQUENCE
@@ -32,7 +32,7 @@ SUIT = np.where(np.arange(NUM_CARDS) < BJ, np.arange(NUM_CARDS) % 4, -1)
 
 class ZsyRuleFast:
     """The weakest beating play, 2s and jokers saved for the end, the longest plain play on a lead (see
-    :class:`agents.zheng_shang_you.ZsyRuleBot`)."""
+    :class:`agents.bots.zheng_shang_you.ZsyRuleBot`)."""
 
     name = "zheng_shang_you/rule"
 

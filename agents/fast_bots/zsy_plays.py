@@ -1,4 +1,4 @@
-"""The plays ``zheng_shang_you/rule`` chooses (:class:`agents.zheng_shang_you.ZsyRuleBot`), as array programs on
+"""The plays ``zheng_shang_you/rule`` chooses (:class:`agents.bots.zheng_shang_you.ZsyRuleBot`), as array programs on
 one hand (the bot ``vmap``s them). Each gives the play the Python bot would pick from the move generator's list
 (:func:`cardenvs.zheng_shang_you.movegen.legal_combos`), in closed form per shape: the generator takes the lowest
 cards of a rank first, so the first play of the least key is the lowest cards that make it.

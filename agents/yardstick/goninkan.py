@@ -1,4 +1,4 @@
-"""Goninkan and Yoninkan styles built on the rule bot (:class:`agents.goninkan.KankeiRuleBot`): the same deals 2
+"""Goninkan and Yoninkan styles built on the rule bot (:class:`agents.bots.goninkan.KankeiRuleBot`): the same deals 2
 and 3 choices and the same help for a partner who is winning a trick, but another appetite for tricks. Neither
 game has bidding: greed and caution show in which tricks a player tries to take.
 
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from cardenvs.agents.goninkan import KankeiRuleBot, Trick
+from cardenvs.agents.bots.goninkan import KankeiRuleBot, Trick
 
 
 class Greedy(KankeiRuleBot):

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from cardenvs.agents.bluffing import claim_truth_probability, latest_claim
-from cardenvs.agents.verish_ne_verish import VerishRuleBot
+from cardenvs.agents.bots.bluffing import claim_truth_probability, latest_claim
+from cardenvs.agents.bots.verish_ne_verish import VerishRuleBot
 
 
 class Truthful(VerishRuleBot):

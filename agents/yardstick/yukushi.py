@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.yukushi import YukushiBot
+from cardenvs.agents.bots.yukushi import YukushiBot
 
 
 class AlwaysCall(YukushiBot):

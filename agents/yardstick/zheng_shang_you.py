@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from cardenvs.agents.zheng_shang_you import ZsyRuleBot, high_cards
+from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot, high_cards
 from cardenvs.zheng_shang_you.combos import Combo
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.ranks import to_bits, value_of

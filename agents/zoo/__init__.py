@@ -1,7 +1,7 @@
 """The zoo: trained agents shipped inside the package, played offline as ``zoo:<game>/<name>``.
 
 Each agent is two files in ``agents/zoo/<game>/``: ``<name>.npz``, the actor's weights in the pickle-free format of
-:mod:`agents.weights` (float16 where its greedy actions equal the float32 network's), and ``<name>.json``, its
+:mod:`agents.learned.weights` (float16 where its greedy actions equal the float32 network's), and ``<name>.json``, its
 card: the env id and the hash of the observation layout it was trained on, how it plays (greedy or sampling),
 the command and budget that trained it, and its measured results. Nothing here imports torch.
 
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.learned import weights_policy
-from cardenvs.agents.weights import ActorWeights, context_layout_hash
+from cardenvs.agents.learned.players import weights_policy
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.registry import game_name
 
 ZOO_ROOT = Path(__file__).parent

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from cardenvs.agents.weights import ActorWeights
+from cardenvs.agents.learned.weights import ActorWeights
 
 MASKED = -1e9
 """The logit of an illegal action (finite, so that gradients and entropies stay finite)."""

@@ -139,9 +139,9 @@ def snapshots_act(size: int, slots: int, obs_scale: np.ndarray) -> Act:
 
 def zoo_act(argument: str, context: PolicyContext) -> Act:
     """A zoo actor, checked against the game's layout, as a constant MLP (greedy or sampling, as its card says)."""
-    from cardenvs.agents.goninkan_moves import is_move_advantage_network
-    from cardenvs.agents.move_values import is_move_value_network
-    from cardenvs.agents.weights import check_fits
+    from cardenvs.agents.learned.goninkan_advantage import is_move_advantage_network
+    from cardenvs.agents.learned.move_values import is_move_value_network
+    from cardenvs.agents.learned.weights import check_fits
     from cardenvs.agents.zoo import checked_zoo_weights
 
     card, weights = checked_zoo_weights(argument, context)

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.weights import context_layout_hash
+from cardenvs.agents.learned.weights import context_layout_hash
 from cardenvs.experiments.train_fast.checkpoint import STATE_SUFFIX, Resumable, latest_state, load_state, save_state
 from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args
 from cardenvs.experiments.train_fast.networks import init_actor_critic, stack, to_actor_weights

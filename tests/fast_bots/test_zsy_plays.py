@@ -12,7 +12,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.zheng_shang_you import ZsyRuleBot
+from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
 from cardenvs.zheng_shang_you.combos import Combo, ComboRules, lead_shapes
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.ranks import to_bits

@@ -240,7 +240,7 @@ def test_the_exact_equilibrium_is_an_openspiel_policy_of_the_variant() -> None:
 def test_calibration_rows_keep_the_lbr_below_the_truth() -> None:
     # about 15 s on an idle machine (the tree, the bots read as tables, five LBR runs of 5 deals)
     from cardenvs.agents.exploitability import LbrBudget
-    from cardenvs.experiments.exploitability_calibration import calibrate
+    from cardenvs.experiments.research.exploitability_calibration import calibrate
 
     rows = calibrate("kyuuri", deals=5, budget=LbrBudget(worlds=1, max_moves=3))
     assert {r["policy"] for r in rows} == {"random", "kyuuri/rule", "kyuuri/thrifty", "never-challenge", "equilibrium"}

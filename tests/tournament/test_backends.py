@@ -14,7 +14,7 @@ POLICIES = ["random", "rule=verish_ne_verish/rule", "cautious=py:tests.tournamen
 
 def cautious_bot(context: Any, seed: int | None) -> Any:
     """A differently tuned rule bot, loaded through a ``py:`` spec."""
-    from cardenvs.agents.verish_ne_verish import VerishRuleBot
+    from cardenvs.agents.bots.verish_ne_verish import VerishRuleBot
 
     return VerishRuleBot(context, seed, challenge_threshold=0.9)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardenvs.experiments.stats_study.coverage import study_design
-from cardenvs.experiments.stats_study.designs import KYUURI_DEAL, KYUURI_GAME, Design
+from cardenvs.experiments.research.stats_study.coverage import study_design
+from cardenvs.experiments.research.stats_study.designs import KYUURI_DEAL, KYUURI_GAME, Design
 
 
 def _rows(result: dict, method: str) -> dict[str, dict]:

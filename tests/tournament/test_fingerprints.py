@@ -47,7 +47,7 @@ def test_the_fingerprint_follows_the_code_and_the_parameters(context: PolicyCont
 
 
 def test_a_checkpoint_is_fingerprinted_by_its_bytes(context: PolicyContext, tmp_path: Path) -> None:
-    from cardenvs.agents.weights import ActorWeights
+    from cardenvs.agents.learned.weights import ActorWeights
     from cardenvs.wrappers import observation_scale
 
     rng = np.random.default_rng(0)

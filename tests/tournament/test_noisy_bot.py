@@ -7,7 +7,7 @@ import pytest
 import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.specs import resolve_policy
-from cardenvs.experiments.stats_study.noisy import NoisyBot
+from cardenvs.experiments.research.stats_study.noisy import NoisyBot
 
 
 def _moves(policy_seed: int, epsilon: float, steps: int = 60) -> list[tuple[int, int]]:

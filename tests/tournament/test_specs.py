@@ -14,10 +14,10 @@ import pytest
 import cardenvs
 from cardenvs.agents import PolicyContext, RandomPolicy
 from cardenvs.agents.base import ForeignPolicy
+from cardenvs.agents.bots.verish_ne_verish import VerishRuleBot
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import SpecError
 from cardenvs.agents.tournament.specs import Entrant, parse_entrants, register_spec_prefix, resolve_policy
-from cardenvs.agents.verish_ne_verish import VerishRuleBot
 from tests.user_policies import BLUFFER, write_policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,11 +42,12 @@ def test_labels_and_specs() -> None:
 
 def test_registered_names_and_the_older_py_form(context: PolicyContext) -> None:
     assert isinstance(resolve_policy("verish_ne_verish/rule", context), VerishRuleBot)
-    assert isinstance(resolve_policy("py:cardenvs.agents.random_policy:RandomPolicy", context, seed=1), RandomPolicy)
+    random_spec = "py:cardenvs.agents.bots.random_policy:RandomPolicy"
+    assert isinstance(resolve_policy(random_spec, context, seed=1), RandomPolicy)
     with pytest.raises(ValueError, match=r"unknown policy 'no_such_policy'.*registered for"):
         resolve_policy("no_such_policy", context)
     with pytest.raises(ValueError, match="has no 'Missing'"):
-        resolve_policy("py:cardenvs.agents.random_policy:Missing", context)
+        resolve_policy("py:cardenvs.agents.bots.random_policy:Missing", context)
     with pytest.raises(ValueError, match="cannot import no_such_module"):
         resolve_policy("py:no_such_module:Factory", context)
     with pytest.raises(ValueError, match="not a policy"):
@@ -134,7 +135,7 @@ def test_checkpoints_go_through_agents_learned(context: PolicyContext, monkeypat
         return RandomPolicy(ctx, seed)
 
     fake = types.SimpleNamespace(checkpoint_policy=checkpoint_policy)
-    monkeypatch.setitem(sys.modules, "cardenvs.agents.learned", fake)
+    monkeypatch.setitem(sys.modules, "cardenvs.agents.learned.players", fake)
     assert isinstance(resolve_policy("ckpt:runs/model.zip", context, seed=3), RandomPolicy)
     assert calls == [("runs/model.zip", 3)]
 
@@ -160,6 +161,7 @@ def test_new_prefixes_can_be_registered(context: PolicyContext, monkeypatch: pyt
 
 
 def test_the_tournament_does_not_import_torch() -> None:
-    code = "import sys, agents.tournament, experiments.tournament; print('torch' in sys.modules, 'ray' in sys.modules)"
+    imports = "import sys, cardenvs.agents.tournament, cardenvs.experiments.tournament"
+    code = f"{imports}; print('torch' in sys.modules, 'ray' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

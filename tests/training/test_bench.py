@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cardenvs.experiments import bench_training
+from cardenvs.experiments.speed import sb3_training
 
 SETUPS = (
     "PettingZoo SB3 tutorial style",
@@ -13,8 +13,8 @@ SETUPS = (
 )
 
 
-def test_bench_training_reports_the_tutorial_setup_and_ours() -> None:
-    text = bench_training.main(
+def test_sb3_training_reports_the_tutorial_setup_and_ours() -> None:
+    text = sb3_training.main(
         [
             "--game",
             "kyuuri-v0",

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardenvs.agents.learned.weights import load_weights
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import load_weights
 from cardenvs.registry import make_raw
 
 ID = "kyuuri-v0"

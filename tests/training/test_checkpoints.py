@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
 from cardenvs.agents.specs import make_policy
 from cardenvs.agents.tournament import Tournament
-from cardenvs.agents.weights import ActorWeights, MlpPolicy, UntrustedCheckpointError, load_weights
 from cardenvs.experiments.train import TrainArgs, build_args, train
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import SeatEnv

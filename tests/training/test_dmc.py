@@ -1,4 +1,5 @@
-"""Deep Monte-Carlo (experiments/dmc.py) and the move-value agent (agents/move_values.py): cheap checks."""
+"""Deep Monte-Carlo (experiments/research/dmc.py) and the move-value agent (agents/learned/move_values.py): cheap
+checks."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.move_values import ZsyMoveValuePolicy, move_values
+from cardenvs.agents.learned.move_values import ZsyMoveValuePolicy, move_values
+from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import ActorWeights
-from cardenvs.experiments.dmc import DmcArgs, MoveValueNet, build_args, train
+from cardenvs.experiments.research.dmc import DmcArgs, MoveValueNet, build_args, train
 from cardenvs.zheng_shang_you.features import move_layout
 
 OPTIONS = {"num_players": 4, "episode": "deal"}

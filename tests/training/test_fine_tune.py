@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.weights import ActorWeights, UntrustedCheckpointError
+from cardenvs.agents.learned.weights import ActorWeights, UntrustedCheckpointError
 from cardenvs.experiments.ppo_settings import PPOSettings
 from cardenvs.experiments.train import TrainArgs, build_args, check_args, make_env, train
 from cardenvs.registry import make_raw

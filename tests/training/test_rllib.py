@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.agents.tournament import Tournament
-from cardenvs.agents.weights import ActorWeights
 from cardenvs.registry import make_raw
 
 pytest.importorskip("ray.rllib", reason="the cluster extra (ray[rllib]) is not installed")

@@ -1,6 +1,7 @@
-"""Rollout improvement (experiments/rollout_improvement.py, experiments/advantage_fit.py) and the improved Goninkan
-player (agents/goninkan_moves.py): the advantages are true rollouts, the features read the table, the player
-keeps the bot's move unless its network says otherwise, and the command line's folder plays through ckpt: specs."""
+"""Rollout improvement (experiments/research/rollout_improvement.py, experiments/research/advantage_fit.py) and the
+improved Goninkan player (agents/learned/goninkan_advantage.py): the advantages are true rollouts, the features read the
+table, the player keeps the bot's move unless its network says otherwise, and the command line's folder plays through
+ckpt: specs."""
 
 from __future__ import annotations
 
@@ -12,14 +13,20 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.goninkan_moves import FEATURES, MOVE, MOVE_ADVANTAGES, ImprovedKankeiPlayer, MoveFeatures
+from cardenvs.agents.learned.goninkan_advantage import (
+    FEATURES,
+    MOVE,
+    MOVE_ADVANTAGES,
+    ImprovedKankeiPlayer,
+    MoveFeatures,
+)
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.weights import ActorWeights, context_layout_hash
 from cardenvs.experiments import zoo_export
-from cardenvs.experiments.advantage_fit import MoveRows, fit, realised_gain
-from cardenvs.experiments.rollout_data import Rollouts
-from cardenvs.experiments.rollout_improvement import advantages_at, collect, main
+from cardenvs.experiments.research.advantage_fit import MoveRows, fit, realised_gain
+from cardenvs.experiments.research.rollout_data import Rollouts
+from cardenvs.experiments.research.rollout_improvement import advantages_at, collect, main
 
 GAME = "goninkan-v1"
 LAYOUT = context_layout_hash(PolicyContext.from_env(cardenvs.make(GAME)))

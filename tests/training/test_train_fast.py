@@ -18,9 +18,9 @@ pytest.importorskip("optax")
 import jax.numpy as jnp  # noqa: E402
 
 from cardenvs.agents.base import PolicyContext  # noqa: E402
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash  # noqa: E402
 from cardenvs.agents.specs import make_policy  # noqa: E402
 from cardenvs.agents.tournament import Tournament  # noqa: E402
-from cardenvs.agents.weights import ActorWeights, context_layout_hash  # noqa: E402
 from cardenvs.experiments.train_fast.__main__ import main  # noqa: E402
 from cardenvs.experiments.train_fast.checkpoint import latest_state, load_state  # noqa: E402
 from cardenvs.experiments.train_fast.config import FastTrainArgs  # noqa: E402

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardenvs.agents.weights import ActorWeights
+from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.experiments.imitation import best_epoch, collect, collect_in_parallel, held_out_rows, pretrain
 from cardenvs.experiments.train import CONFIGS, EnvFactory, LinearDecay, TrainArgs, check_args, make_env, train
 from cardenvs.wrappers import observation_scale

@@ -12,7 +12,7 @@ import pytest
 
 import cardenvs
 from cardenvs.core.errors import InvalidOptionError
-from cardenvs.experiments.bench_training import TutorialStyleEnv
+from cardenvs.experiments.speed.sb3_training import TutorialStyleEnv
 from cardenvs.registry import make_raw
 from cardenvs.wrappers import FixedOpponents, OpponentPool, RandomOpponent, SeatEnv
 from tests.wrappers.scripted import Script, scripted_env

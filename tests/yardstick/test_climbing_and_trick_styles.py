@@ -9,10 +9,10 @@ import numpy as np
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.yardstick.kyuuri import LeadHighFollowLow
 from cardenvs.agents.yardstick.zheng_shang_you import Unbroken, breaks
-from cardenvs.agents.zheng_shang_you import ZsyRuleBot
 
 
 class KyuuriWatch(Policy):

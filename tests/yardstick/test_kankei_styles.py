@@ -7,7 +7,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.goninkan import KankeiRuleBot
+from cardenvs.agents.bots.goninkan import KankeiRuleBot
 from cardenvs.agents.yardstick.goninkan import Cautious, Greedy
 
 # Player 3 (not on the side of player 2, who leads 4♠) holds no spade: the rule bot ruffs with 10♥ because its

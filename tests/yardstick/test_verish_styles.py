@@ -10,7 +10,7 @@ import pytest
 
 import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.bluffing import claim_truth_probability
+from cardenvs.agents.bots.bluffing import claim_truth_probability
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.yardstick import verish_ne_verish as styles
 

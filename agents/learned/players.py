@@ -1,0 +1,32 @@
+"""Trained networks as players: the player that plays loaded weights, by what the network scores.
+
+A network of actions plays as :class:`~agents.learned.weights.MlpPolicy`; a Zheng Shang You network of whole moves as
+the move-value agent of :mod:`agents.learned.move_values`; a Goninkan network of move advantages as the improved rule
+bot of :mod:`agents.learned.goninkan_advantage`. The ``ckpt:`` / ``ckpt-greedy:`` specs and the zoo load their players
+here.
+"""
+
+from __future__ import annotations
+
+from cardenvs.agents.base import Policy, PolicyContext
+from cardenvs.agents.learned.goninkan_advantage import ImprovedKankeiPlayer, is_move_advantage_network
+from cardenvs.agents.learned.move_values import is_move_value_network, move_value_policy
+from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy, load_weights
+
+
+def checkpoint_policy(
+    path: str, context: PolicyContext, seed: int | None = None, greedy: bool = False, trust: bool | None = None
+) -> Policy:
+    """The policy of a checkpoint (``.npz``; a ``.zip`` only if trusted, see
+    :func:`~agents.learned.weights.load_weights`)."""
+    return weights_policy(load_weights(path, context.layout, trust), context, seed, greedy)
+
+
+def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool) -> Policy:
+    """The player of loaded weights: an :class:`MlpPolicy` for an actor, the move-value agent (always greedy) for
+    a network that scores whole moves, the improved rule bot (deterministic too) for a network of move advantages."""
+    if is_move_value_network(weights):
+        return move_value_policy(context, weights, seed)
+    if is_move_advantage_network(weights):
+        return ImprovedKankeiPlayer(context, weights, seed)
+    return MlpPolicy(context, weights, seed, greedy=greedy)

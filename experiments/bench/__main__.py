@@ -1,5 +1,0 @@
-"""``python -m cardenvs.experiments.bench``: see :mod:`experiments.bench`."""
-
-from cardenvs.experiments.bench import main
-
-main()

@@ -1,0 +1,66 @@
+"""The rollouts of :mod:`experiments.research.rollout_improvement`: every legal action's advantage at the base bot's
+decisions, stored as pickle-free ``rollouts_seed<seed>.npz`` shards that
+:mod:`experiments.research.advantage_fit` reads."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Rollouts:
+    """Decisions of the base bot, one row each, with every legal action's advantage in the world it was made in."""
+
+    observations: np.ndarray
+    """Raw observation vectors (float16) of the deciding seat."""
+    masks: np.ndarray
+    base_actions: np.ndarray
+    """The bot's action (the one played at the table)."""
+    advantages: np.ndarray
+    """``(rows, actions)`` float32: return after the action minus return after the bot's; NaN where illegal."""
+    rounds: int
+    game: str
+    options: dict[str, Any]
+
+    def __len__(self) -> int:
+        return len(self.base_actions)
+
+    def save(self, path: Path) -> Path:
+        """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
+        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
+        rows = {name: getattr(self, name) for name in _ROWS}
+        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> Rollouts:
+        """Read a shard written by :meth:`save` (no pickle)."""
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(data["header"].tobytes())
+            return cls(**{name: data[name] for name in _ROWS}, **header)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
+        """One set of the rows of ``parts`` (all of one game and options), in order."""
+        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
+        if len(games) != 1:
+            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
+        rows = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
+        return cls(**rows, rounds=sum(p.rounds for p in parts), game=parts[0].game, options=parts[0].options)
+
+
+_ROWS = ("observations", "masks", "base_actions", "advantages")
+
+
+def load_rollouts(folder: Path) -> list[Rollouts]:
+    """Every ``rollouts_seed*.npz`` shard of ``folder``, by seed."""
+    paths = sorted(folder.glob("rollouts_seed*.npz"), key=lambda p: int(p.stem.removeprefix("rollouts_seed")))
+    if not paths:
+        raise FileNotFoundError(f"no rollouts_seed*.npz in {folder}: run the collect command into it first")
+    return [Rollouts.load(p) for p in paths]
