@@ -74,7 +74,10 @@ POLICIES: dict[str, tuple[str | None, PolicyFactory]] = {
 
 
 ZOO: dict[str, dict[str, str]] = {
-    "verish_ne_verish": {"verish_ne_verish/truthful_ppo": "zoo:verish_ne_verish/truthful_ppo"},
+    "verish_ne_verish": {
+        "verish_ne_verish/ppo_tuned": "zoo:verish_ne_verish/ppo_tuned",
+        "verish_ne_verish/truthful_ppo": "zoo:verish_ne_verish/truthful_ppo",
+    },
     "yukushi": {"yukushi/ppo_tuned": "zoo:yukushi/ppo_tuned", "yukushi/ppo": "zoo:yukushi/ppo"},
     "kyuuri": {"kyuuri/ppo_tuned": "zoo:kyuuri/ppo_tuned", "kyuuri/ppo": "zoo:kyuuri/ppo"},
     "goninkan": {"goninkan/improved": "zoo:goninkan/improved"},

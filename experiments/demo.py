@@ -6,7 +6,7 @@ trained agent against random play, the rule-based bot and the zoo's trained agen
 Outputs go under ``--out`` (default ``runs/demo``): the training run (checkpoints, TensorBoard logs) and the
 tournament (SQLite database, Markdown and HTML report with plots). The training budget is a demonstration, a
 couple of minutes on two cores; ``docs/training.md`` has the budgets behind the published results, and the zoo
-agent (``zoo:verish_ne_verish/truthful_ppo``, shipped with the package, see ``docs/zoo.md``) shows what a longer
+agent (``zoo:verish_ne_verish/ppo_tuned``, shipped with the package, see ``docs/zoo.md``) shows what a longer
 recipe reaches. It sits in the tournament when it was trained for the demo's player count.
 """
 
