@@ -207,3 +207,38 @@ def test_no_engine_class_leaves_a_method_for_a_later_class_to_fill(engine: type[
             if inspect.isfunction(member):
                 assert "NotImplementedError" not in inspect.getsource(member), f"{cls.__name__}.{name} is a hook"
     assert not inspect.isabstract(engine)
+
+
+# ---------------------------------------------------------------------------------------------- the whole tree
+def layer_breaches(files: dict[str, Path]) -> list[str]:
+    """Imports (anywhere in a module's text) that point up the layers ``cardenvs`` proper → ``agents`` →
+    ``experiments``: with no cycle inside each layer, none of these means no cycle in the whole tree."""
+    above = {"cardenvs": ("cardenvs.agents", "cardenvs.experiments"), "agents": ("cardenvs.experiments",)}
+    breaches = []
+    for module, path in files.items():
+        layer = "agents" if module.startswith("agents") else "cardenvs" if module.startswith("cardenvs") else ""
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            breaches += [f"{module} imports {n}" for n in names if n.startswith(above.get(layer, ("\0",)))]
+    return sorted(set(breaches))
+
+
+def test_no_layer_imports_one_above_it() -> None:
+    agents = {m: p for m, p in room_modules().items() if m.startswith("agents")}
+    assert layer_breaches({**module_files(), **agents}) == []
+
+
+def test_a_layer_breach_is_found(tmp_path: Path) -> None:
+    low = tmp_path / "low.py"
+    low.write_text("def f():\n    from cardenvs.agents.tournament import hooks\n")
+    bot = tmp_path / "bot.py"
+    bot.write_text("from cardenvs import experiments\nimport cardenvs.experiments.train\n")
+    found = layer_breaches({"cardenvs.low": low, "agents.bot": bot})
+    assert found == [
+        "agents.bot imports cardenvs.experiments",
+        "agents.bot imports cardenvs.experiments.train",
+        "cardenvs.low imports cardenvs.agents.tournament",
+        "cardenvs.low imports cardenvs.agents.tournament.hooks",
+    ]

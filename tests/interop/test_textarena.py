@@ -26,7 +26,7 @@ def _player(observation: str, rng: random.Random) -> str:
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
 def test_a_full_game_of_every_id_through_textarena(env_id: str) -> None:
-    import cardenvs.textarena as cta
+    import cardenvs.agents.textarena as cta
 
     name = cta.textarena_id(env_id)
     assert name in cta.TEXTARENA_IDS and name in ta.envs.registration.ENV_REGISTRY
@@ -47,7 +47,7 @@ def test_a_full_game_of_every_id_through_textarena(env_id: str) -> None:
 
 
 def test_a_move_that_is_not_legal_is_explained_once_then_loses_the_game() -> None:
-    import cardenvs.textarena  # noqa: F401
+    import cardenvs.agents.textarena  # noqa: F401
 
     env = ta.make("cardenvs-kyuuri-v0")
     env.reset(num_players=4, seed=1)
@@ -63,7 +63,7 @@ def test_a_move_that_is_not_legal_is_explained_once_then_loses_the_game() -> Non
 
 
 def test_a_wrong_player_count_is_refused_naming_the_count() -> None:
-    import cardenvs.textarena  # noqa: F401
+    import cardenvs.agents.textarena  # noqa: F401
 
     env = ta.make("cardenvs-kyuuri-v0")
     with pytest.raises(ValueError, match="seats 4 players, not 3"):

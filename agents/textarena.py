@@ -21,6 +21,7 @@ from textarena.envs import DEFAULT_WRAPPERS
 from textarena.envs.registration import ENV_REGISTRY, register
 
 import cardenvs
+from cardenvs.agents.tournament.hooks import hooks_for, places_by_returns
 from cardenvs.core.events import seen_by
 from cardenvs.text import parse_reply, seat_prompt
 
@@ -97,8 +98,6 @@ class CardenvsTextArenaEnv(ta.Env):
         return self.state.step()
 
     def _finish(self) -> None:
-        from cardenvs.agents.tournament.hooks import hooks_for, places_by_returns
-
         events, returns = self.env.events.events, self.returns
         places = hooks_for(self.env_id).places(events, returns, self.env.options) or places_by_returns(returns)
         n = len(places)
