@@ -13,11 +13,11 @@ pytest.importorskip("jax")
 pytest.importorskip("equinox")
 pytest.importorskip("optax")
 
-from cardenvs.agents.weights import ActorWeights  # noqa: E402
-from cardenvs.experiments.train_fast.__main__ import main  # noqa: E402
-from cardenvs.experiments.train_fast.config import FastTrainArgs  # noqa: E402
-from cardenvs.experiments.train_fast.trainer import setup, train  # noqa: E402
-from tests.training.test_train_fast import BOTS, QUICK_COMPILE, tiny  # noqa: E402
+from cardenvs.agents.weights import ActorWeights
+from cardenvs.experiments.train_fast.__main__ import main
+from cardenvs.experiments.train_fast.config import FastTrainArgs
+from cardenvs.experiments.train_fast.trainer import setup, train
+from tests.training.test_train_fast import BOTS, QUICK_COMPILE, tiny
 
 
 def layers(weights: ActorWeights) -> list[np.ndarray]:
