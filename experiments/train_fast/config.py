@@ -53,6 +53,9 @@ class FastTrainArgs(PPOSettings):
     checkpoint_every: int = 200_000
     out: str = ""
     """Run folder; default ``runs/train_fast/<game>/seed<seed>``."""
+    init_from: str = ""
+    """Start the actor from a trained one: ``zoo:<game>/<name>`` or an actor ``.npz`` (same layout, net_arch and
+    activation); the critic and the optimizer start fresh. Ignored on ``resume``."""
     resume: bool = False
     """Continue from the newest checkpoint in the run folder (its settings from its ``args.json``)."""
     tensorboard: bool = True

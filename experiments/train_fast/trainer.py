@@ -20,6 +20,7 @@ from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args
 from cardenvs.experiments.train_fast.networks import init_actor_critic, stack, to_actor_weights
 from cardenvs.experiments.train_fast.population import BotFactory, build_blocks
 from cardenvs.experiments.train_fast.ppo import Program, TrainState, compiled_iteration, optimizer
+from cardenvs.experiments.train_fast.warm_start import starting_weights, warm_started
 from cardenvs.registry import definition, make_raw
 from cardenvs.wrappers import observation_scale
 
@@ -63,6 +64,9 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     program = Program(env, blocks, args, scale, context.num_players)
     key, init_key = jax.random.split(jax.random.PRNGKey(args.seed))
     model = init_actor_critic(init_key, context.layout.size, context.actions.size, args.net_arch, args.activation)
+    if args.init_from:
+        weights = starting_weights(args.init_from, context)
+        model = warm_started(model, weights, args.net_arch, args.activation, scale)
     snapshots = stack([model.actor] * args.snapshot_recent)
     fresh = Resumable(model, optimizer(args).init(model), snapshots, key, 0, 0)
     meta = {"env_id": env_id, "options": args.options, "layout_hash": context_layout_hash(context)}
