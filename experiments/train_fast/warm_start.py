@@ -9,7 +9,7 @@ import equinox as eqx
 import numpy as np
 
 from cardenvs.agents.base import PolicyContext
-from cardenvs.agents.weights import ActorWeights, check_fits, load_weights
+from cardenvs.agents.learned.weights import ActorWeights, check_fits, load_weights
 from cardenvs.experiments.train_fast.config import ZOO_PREFIX
 from cardenvs.experiments.train_fast.networks import ActorCritic, from_actor_weights
 

@@ -13,7 +13,7 @@ pytest.importorskip("jax")
 pytest.importorskip("equinox")
 pytest.importorskip("optax")
 
-from cardenvs.agents.weights import ActorWeights
+from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.experiments.train_fast.__main__ import main
 from cardenvs.experiments.train_fast.config import FastTrainArgs
 from cardenvs.experiments.train_fast.trainer import setup, train
