@@ -20,6 +20,7 @@ import cardenvs
 from cardenvs.agents import make_policy
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.tournament import Tournament, write_report
+from cardenvs.agents.tournament.storage import SettingsMismatchError
 from cardenvs.agents.zoo import fitting_zoo_names
 from cardenvs.core.render import event_text
 from cardenvs.experiments.train import TrainArgs, train
@@ -92,7 +93,14 @@ def run_tournament(args: DemoArgs, checkpoint: Path) -> Path:
         options=options,
         seed=args.seed,
     )
-    result = tournament.run(Path(args.out, "tournament", "tournament.sqlite"), workers=args.workers, progress=True)
+    db = Path(args.out, "tournament", "tournament.sqlite")
+    try:
+        result = tournament.run(db, workers=args.workers, progress=True)
+    except SettingsMismatchError:  # an earlier demo's table (other entrants or code): keep it aside, start afresh
+        kept = db.with_name("tournament-previous.sqlite")
+        db.replace(kept)
+        print(f"{db} held an earlier demo's tournament with other settings; it is kept as {kept}", flush=True)
+        result = tournament.run(db, workers=args.workers, progress=True)
     for notice in result.notices:  # e.g. the agent was retrained: its games go beside the old ones
         print(notice)
     print(f"\n{'policy':10s} {'mean score [95% CI]':>28s} {'win rate [95% CI]':>26s} {'OpenSkill μ ± σ':>16s}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,22 @@ def test_research_names_each_of_its_modules_as_a_recipe_or_a_part_of_one() -> No
     assert modules - recipes <= parts, (
         f"research modules neither a recipe nor a named part: {modules - recipes - parts}"
     )
+
+
+def test_the_demo_keeps_an_earlier_tables_database_aside_and_starts_afresh(tmp_path: Path) -> None:
+    """Re-running the demo after an upgrade (other zoo agent, other code) must not stop on the stored table."""
+    from cardenvs.agents.tournament import Tournament
+    from cardenvs.agents.zoo import zoo_cards
+    from cardenvs.experiments import demo
+
+    args = demo.DemoArgs(games=6, workers=1, out=str(tmp_path))
+    db = tmp_path / "tournament" / "tournament.sqlite"
+    Tournament(demo.GAME, ["random", "other=random"], games=6, options={"num_players": 4}, seed=0).run(db, workers=1)
+    checkpoint = zoo_cards()["verish_ne_verish/truthful_ppo"].weights
+    report = demo.run_tournament(args, checkpoint)
+    kept = tmp_path / "tournament" / "tournament-previous.sqlite"
+    counts = []
+    for path in (db, kept):
+        with sqlite3.connect(path) as connection:
+            counts.append(connection.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    assert counts[0] > 0 and counts[1] > 0 and "zoo" in report.read_text() and "other" not in report.read_text()
