@@ -65,8 +65,8 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     key, init_key = jax.random.split(jax.random.PRNGKey(args.seed))
     model = init_actor_critic(init_key, context.layout.size, context.actions.size, args.net_arch, args.activation)
     if args.init_from:
-        weights = starting_weights(args.init_from, context)
-        model = warm_started(model, weights, args.net_arch, args.activation, scale)
+        weights = starting_weights(args.init_from, context, scale)
+        model = warm_started(model, weights, args.net_arch, args.activation)
     snapshots = stack([model.actor] * args.snapshot_recent)
     fresh = Resumable(model, optimizer(args).init(model), snapshots, key, 0, 0)
     meta = {"env_id": env_id, "options": args.options, "layout_hash": context_layout_hash(context)}
