@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -174,10 +175,12 @@ def recorded_commands(snippet: Snippet, folder: Path) -> tuple[list[list[str]], 
     """Run a shell snippet in bash with ``SHIMS`` in place of those commands; the python commands it recorded, and
     what went wrong ("" if nothing)."""
     script, record, shims = folder / "snippet.sh", folder / "record", folder / "bin"
-    script.write_text(snippet.code)
-    record.write_text("")
+    script.write_text(snippet.code + "\nwait\n")  # a command sent to the background (``&``) records too
+    shutil.rmtree(record, ignore_errors=True)
+    record.mkdir()
     shims.mkdir(exist_ok=True)
-    record_arguments = '#!/bin/sh\nfor a in "$@"; do printf \'%s\\0\' "$a" >> "$RECORD"; done\necho >> "$RECORD"\n'
+    # one file per call, so a background command and the next one never interleave their arguments
+    record_arguments = '#!/bin/sh\n: > "$RECORD/$$"\nfor a in "$@"; do printf \'%s\\0\' "$a" >> "$RECORD/$$"; done\n'
     for name in SHIMS:
         shim = shims / name
         shim.write_text(record_arguments if name.startswith("python") else "#!/bin/sh\n")
@@ -186,7 +189,8 @@ def recorded_commands(snippet: Snippet, folder: Path) -> tuple[list[list[str]], 
     done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
     if done.returncode == 0:
         done = subprocess.run(["bash", str(script)], cwd=folder, env=env, capture_output=True, text=True, timeout=60)
-    commands = [line.split("\0")[:-1] for line in record.read_text().splitlines()]
+    calls = sorted(record.iterdir(), key=lambda path: path.stat().st_mtime_ns)
+    commands = [call.read_text().split("\0")[:-1] for call in calls]
     if done.returncode == 0 and not commands:
         return commands, "runs no python command"
     return commands, done.stderr.strip().replace(str(script), "bash") if done.returncode else ""
