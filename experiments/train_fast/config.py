@@ -51,6 +51,9 @@ class FastTrainArgs(PPOSettings):
     snapshot_recent: int = 4
     """How many of the newest snapshots play (each on an equal part of the ``snapshots`` games)."""
     checkpoint_every: int = 200_000
+    max_minutes: float = 0.0
+    """Stop after this many minutes of training (the compile not counted) with the final checkpoint written, even
+    short of ``total_steps``; 0: no time limit."""
     out: str = ""
     """Run folder; default ``runs/train_fast/<game>/seed<seed>``."""
     init_from: str = ""
@@ -80,6 +83,8 @@ def check_args(args: FastTrainArgs) -> None:
             f"minibatch_size {args.minibatch_size} must divide num_games × rollout_steps = "
             f"{args.num_games * args.rollout_steps}"
         )
+    if not isinstance(args.max_minutes, int | float) or isinstance(args.max_minutes, bool) or args.max_minutes < 0:
+        raise ValueError(f"max_minutes must be a number of minutes ≥ 0 (0: no limit), got {args.max_minutes!r}")
     if args.activation not in ("tanh", "relu"):
         raise ValueError(f"activation must be 'tanh' or 'relu', got {args.activation!r}")
     if not args.net_arch or any(not isinstance(n, int) or n < 1 for n in args.net_arch):

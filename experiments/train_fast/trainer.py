@@ -109,7 +109,8 @@ def train(
         save_state(out / "checkpoints" / f"{stem}{STATE_SUFFIX}", Resumable(*_resumable(state), steps, taken))
         return saved
 
-    while steps < args.total_steps:
+    deadline = time.perf_counter() + 60 * args.max_minutes if args.max_minutes else float("inf")
+    while steps < args.total_steps and time.perf_counter() < deadline:
         rate = _learning_rate(args, steps)
         state, stats = iterate(state, jnp.asarray(rate, jnp.float32))
         stats = jax.device_get(stats)

@@ -122,6 +122,15 @@ def test_a_resumed_run_continues_from_its_newest_checkpoint(run: RunResult, tmp_
     assert ActorWeights.load(again.final).meta["steps"] == again.steps
 
 
+def test_a_time_limit_stops_the_run_with_its_final_checkpoint(run: RunResult, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(run.final.parent, copy)
+    limited = replace(tiny(copy), total_steps=10**9, resume=True, max_minutes=1e-9)
+    again = train(limited, QUICK_COMPILE, BOTS)
+    assert again.steps == run.steps  # the limit had passed before the first iteration: no step taken
+    assert ActorWeights.load(again.final).meta["steps"] == run.steps
+
+
 def test_each_population_block_plays_its_games_and_the_learner_its_seats(tmp_path: Path) -> None:
     args = tiny(tmp_path, num_games=8, rollout_steps=32, population={"self": 1.0, STUB: 3.0})
     built = setup(args, BOTS)
@@ -182,6 +191,7 @@ def test_bad_settings_are_one_line_errors(capsys: pytest.CaptureFixture[str], tm
     assert main(["--game", GAME, "--set", "population={ 'zheng_shang_you/rule' = 1.0 }"]) == 2
     assert main(["--game", GAME, "--set", "minibatch_size=1000", "--set", "num_games=3"]) == 2
     assert main(["--out", str(tmp_path / "none"), "--resume"]) == 2
+    assert main(["--game", GAME, "--set", "max_minutes=-1"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 4 and all(line.startswith("error: ") for line in lines)
+    assert len(lines) == 5 and "max_minutes" in lines[4] and all(line.startswith("error: ") for line in lines)
     assert "population entry 'zheng_shang_you/rule'" in lines[1] and "minibatch_size 1000" in lines[2]
