@@ -64,6 +64,7 @@ def score_card(
     notices = [notice for r in results.values() for notice in r.notices]
     options = first.tournament.resolved_options
     card = ScoreCard(policy, suite.env_id, suite.version, options, fingerprint, overall, rows, notices=notices)
+    card.suite_options = dict(suite.options)
     card.games_per_opponent = games or suite.games
     return card
 
