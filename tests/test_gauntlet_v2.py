@@ -3,13 +3,14 @@ pairing with the roles swapped (tiny budgets: the numbers are not the point)."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
 
 import cardenvs
-from cardenvs.agents.benchmark import leaderboard, score_card
+from cardenvs.agents.benchmark import evaluate, leaderboard, score_card
 from cardenvs.agents.benchmark.mirror import swapped_seatings
 from cardenvs.agents.benchmark.opponents import YARDSTICK
 from cardenvs.agents.benchmark.suites import SEED, SUITE, Gauntlet, gauntlet
@@ -86,6 +87,18 @@ def test_zheng_shang_you_plays_single_deals_and_its_pages_say_so(tmp_path: Path)
     assert "4 players, the game's default rules with episode=deal;" in card.markdown()
     board = leaderboard.with_row({}, card, leaderboard.row_of(card, "random", True))
     assert "4 players, the game's default rules with episode=deal." in leaderboard.render(board)
+
+
+@pytest.mark.parametrize(("episode", "ranked"), [("match", False), ("deal", True)])
+def test_a_card_is_ranked_only_on_a_board_of_the_suites_options(tmp_path: Path, episode: str, ranked: bool) -> None:
+    """A board stored before its suite's options changed holds games of another game: nothing is ranked on it."""
+    path = tmp_path / "board.json"
+    row = {"name": "x", "spec": "x", "margin": {"value": 9.0}}
+    path.write_text(json.dumps({"suite": SUITE, "options": {"num_players": 4, "episode": episode}, "rows": [row]}))
+    runs = tmp_path / "runs"
+    card = evaluate("random", "zheng_shang_you-v0", games=6, workers=1, out_dir=runs, leaderboard_path=path)
+    assert (card.rank, card.leaderboard_size) == ((2, 2) if ranked else (None, 0))
+    assert any(notice.startswith("not ranked") and "'episode': 'match'" in notice for notice in card.notices) != ranked
 
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)

@@ -73,6 +73,13 @@ def with_row(board: dict[str, Any], card: ScoreCard, row: dict[str, Any], note: 
     }
 
 
+def options_differing(board: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The board's values of the options its suite now sets otherwise (``chosen``): games of another game, which
+    no card of the suite is ranked against (empty where the board agrees, or holds no options)."""
+    played = board.get("options") or {}
+    return {key: played[key] for key, value in chosen.items() if key in played and played[key] != value}
+
+
 def rank(board: dict[str, Any], margin: float) -> tuple[int, int]:
     """Place of a policy with ``margin`` among the board's rows (1 = best; the policy counted in) and the size."""
     margins = [_margin(r) for r in board.get("rows", [])]
