@@ -3,19 +3,20 @@ pairing with the roles swapped (tiny budgets: the numbers are not the point)."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
 
 import cardenvs
-from cardenvs.agents.benchmark import score_card
+from cardenvs.agents.benchmark import evaluate, leaderboard, score_card
 from cardenvs.agents.benchmark.mirror import swapped_seatings
 from cardenvs.agents.benchmark.opponents import YARDSTICK
 from cardenvs.agents.benchmark.suites import SEED, SUITE, Gauntlet, gauntlet
 from cardenvs.agents.registry import POLICIES, ZOO
 from cardenvs.agents.specs import make_policy
-from cardenvs.agents.zoo import fitting_zoo_names
+from cardenvs.agents.zoo import fitting_zoo_names, zoo_card
 from cardenvs.registry import game_name
 
 V1 = {  # the published gauntlet-v1: opponents and games per opponent
@@ -59,6 +60,45 @@ def test_v2_has_random_every_rule_bot_styles_and_the_strongest_zoo_agent(env_id:
     env = cardenvs.make(env_id)
     for opponent in opponents:  # every opponent builds for the game
         assert make_policy(opponent["spec"], env, 0) is not None
+
+
+@pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)
+def test_the_zoo_opponent_plays_the_game_on_its_card(env_id: str) -> None:
+    """Seated outside the options it was trained and measured on, a zoo agent is not measured (the Zheng Shang You
+    board once played whole matches, with card exchanges its agent never saw: −0.379 against the rule bot)."""
+    suite = gauntlet(env_id)
+    (zoo,) = [opponent for opponent in suite.opponents if opponent.startswith("zoo:")]
+    trained = zoo_card(zoo.removeprefix("zoo:")).data["options"]
+    played = suite.tournament("random", zoo, 1).resolved_options
+    assert {key: played[key] for key in trained} == trained
+
+
+def test_zheng_shang_you_plays_single_deals_and_its_pages_say_so(tmp_path: Path) -> None:
+    suite = gauntlet("zheng_shang_you-v0")
+    played = suite.tournament("random", "zheng_shang_you/rule", 1).resolved_options
+    assert (played["num_players"], played["episode"], played["reward_mode"]) == (4, "deal", "place")
+    assert (suite.folder(), gauntlet("zheng_shang_you-v0", "gauntlet-v1").folder()) == (
+        "gauntlet-v2-episode_deal",
+        "gauntlet-v1",
+    )  # stored games of other options are never resumed as these
+    results = suite.play("random", tmp_path, games=12, workers=1)
+    assert all(r.db_path.is_relative_to(tmp_path / "zheng_shang_you" / suite.folder()) for r in results.values())
+    card = score_card(suite, "random", results, 12)
+    assert "4 players, the game's default rules with episode=deal;" in card.markdown()
+    board = leaderboard.with_row({}, card, leaderboard.row_of(card, "random", True))
+    assert "4 players, the game's default rules with episode=deal." in leaderboard.render(board)
+
+
+@pytest.mark.parametrize(("episode", "ranked"), [("match", False), ("deal", True)])
+def test_a_card_is_ranked_only_on_a_board_of_the_suites_options(tmp_path: Path, episode: str, ranked: bool) -> None:
+    """A board stored before its suite's options changed holds games of another game: nothing is ranked on it."""
+    path = tmp_path / "board.json"
+    row = {"name": "x", "spec": "x", "margin": {"value": 9.0}}
+    path.write_text(json.dumps({"suite": SUITE, "options": {"num_players": 4, "episode": episode}, "rows": [row]}))
+    runs = tmp_path / "runs"
+    card = evaluate("random", "zheng_shang_you-v0", games=6, workers=1, out_dir=runs, leaderboard_path=path)
+    assert (card.rank, card.leaderboard_size) == ((2, 2) if ranked else (None, 0))
+    assert any(notice.startswith("not ranked") and "'episode': 'match'" in notice for notice in card.notices) != ranked
 
 
 @pytest.mark.parametrize("env_id", cardenvs.ENV_IDS)

@@ -45,11 +45,17 @@ def evaluate(
     results = suite_games.play(policy, out_dir, games, workers, progress, move_timeout)
     card = score_card(suite_games, policy, results, games)
     card.seconds = time.perf_counter() - start
-    board = leaderboard.load(leaderboard_path or leaderboard.default_path(env_id, suite))
+    board_path = leaderboard_path or leaderboard.default_path(env_id, suite)
+    board = leaderboard.load(board_path)
     same_suite = board.get("suite", suite) == suite  # a board of another version ranks nothing here
     others = {**board, "rows": [r for r in board.get("rows", []) if r["spec"] != policy and same_suite]}
-    card.rank, card.leaderboard_size = leaderboard.rank(others, card.overall.margin.value)
     card.exploitability = leaderboard.exploitability_bound(suite_games.env_id, policy)
+    stale = leaderboard.options_differing(board, suite_games.options)
+    if same_suite and stale:
+        card.notices.append(f"not ranked: the leaderboard {board_path} was played with {stale}, this gauntlet plays "
+                            f"{suite_games.options}; regenerate it (--leaderboard) to rank against it")  # fmt: skip
+        return card
+    card.rank, card.leaderboard_size = leaderboard.rank(others, card.overall.margin.value)
     return card
 
 
@@ -64,6 +70,7 @@ def score_card(
     notices = [notice for r in results.values() for notice in r.notices]
     options = first.tournament.resolved_options
     card = ScoreCard(policy, suite.env_id, suite.version, options, fingerprint, overall, rows, notices=notices)
+    card.suite_options = dict(suite.options)
     card.games_per_opponent = games or suite.games
     return card
 

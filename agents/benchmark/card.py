@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardenvs.agents.benchmark.scoring import Interval, Summary
+from cardenvs.agents.benchmark.suites import rules_text
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class ScoreCard:
     measured (the shipped bots); ``None`` for others: run ``python -m cardenvs.experiments.exploitability`` on them."""
     seconds: float = 0.0
     notices: list[str] = field(default_factory=list)
+    suite_options: dict[str, Any] = field(default_factory=dict)
+    """The options the suite sets (the rest of ``options`` are the game's defaults)."""
 
     def markdown(self) -> str:
         """The card as Markdown (also readable as plain text)."""
@@ -47,7 +50,7 @@ class ScoreCard:
         lines = [
             f"## Score card: `{self.policy}` on {self.env_id.split('/')[-1]} ({self.suite})",
             "",
-            f"{self.options.get('num_players')} players, the game's default rules; code fingerprint "
+            f"{self.options.get('num_players')} players, {rules_text(self.suite_options)}; code fingerprint "
             f"`{self.fingerprint}`; {o.games} games "
             f"({self.games_per_opponent} per opponent){f' in {self.seconds:.0f} s' if self.seconds else ''}.",
             "",

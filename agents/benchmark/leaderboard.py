@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.benchmark.card import ScoreCard
-from cardenvs.agents.benchmark.suites import SUITE, gauntlet
+from cardenvs.agents.benchmark.suites import SUITE, gauntlet, rules_text
 from cardenvs.agents.exploitability.verdict import verdict_text
 from cardenvs.registry import game_name
 
@@ -66,10 +66,18 @@ def with_row(board: dict[str, Any], card: ScoreCard, row: dict[str, Any], note: 
         "suite": card.suite,
         "env_id": card.env_id,
         "options": card.options,
+        "suite_options": card.suite_options,
         "note": note or board.get("note", ""),
         "opponents": gauntlet(card.env_id, card.suite).described(),
         "rows": rows,
     }
+
+
+def options_differing(board: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The board's values of the options its suite now sets otherwise (``chosen``): games of another game, which
+    no card of the suite is ranked against (empty where the board agrees, or holds no options)."""
+    played = board.get("options") or {}
+    return {key: played[key] for key, value in chosen.items() if key in played and played[key] != value}
 
 
 def rank(board: dict[str, Any], margin: float) -> tuple[int, int]:
@@ -127,11 +135,12 @@ def render(board: dict[str, Any]) -> str:
     opponents = list(rows[0]["opponents"]) if rows else []
     game = str(board.get("env_id", "")).split("/")[-1]
     players = (board.get("options") or {}).get("num_players")
+    rules = rules_text(board.get("suite_options") or {})
     budgets = sorted({str(r["exploitability"]["budget"]) for r in rows if r.get("exploitability")})
     lines = [
         f"# Leaderboard: {game} ({board.get('suite', '')})",
         "",
-        f"{players} players, the game's default rules. Ranked by the margin over the gauntlet's opponents (the "
+        f"{players} players, {rules}. Ranked by the margin over the gauntlet's opponents (the "
         "policy's mean score per seat minus theirs, every game pooled), with 95% intervals over deals. "
         "Regenerate with `python -m cardenvs.experiments.benchmark --leaderboard --game " + game + "`; add your own "
         "policy to a copy with `--add-to`. See [Benchmark a strategy](../../../docs/benchmark.md). Exploitability: the "

@@ -6,8 +6,9 @@ alternately, every seating of each deal is played), on fixed deal seeds, at the 
 * ``gauntlet-v1``: random play and every rule-bot style of the game.
 * ``gauntlet-v2`` (the default): those, the style players of :mod:`agents.yardstick` (never-lie, always- and
   never-challenge players in the bluffing games, greedy and cautious players in the others) and the strongest
-  zoo agent, with v1's budgets (:mod:`agents.benchmark.opponents`). A pairing already stored the other way
-  round is reused with the roles swapped where that gives exactly the same games (:mod:`agents.benchmark.mirror`).
+  zoo agent, with v1's budgets (:mod:`agents.benchmark.opponents`), each game played with the options its zoo
+  agent was trained and measured on (:data:`OPTIONS_V2`). A pairing already stored the other way round is reused
+  with the roles swapped where that gives exactly the same games (:mod:`agents.benchmark.mirror`).
 
 A version never changes once published: new opponents or budgets make a new version, so scores of one version
 stay comparable.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,11 @@ Yoninkan's and Zheng Shang You's games are long (133 and 125 ms a game against 9
 900 and 600 games, about 4 minutes each; their leaderboards show the intervals that gives."""
 GAMES_V2: dict[str, int] = dict(GAMES_V1)
 """gauntlet-v2's games per opponent: v1's (docs/benchmark.md has the time a full leaderboard takes)."""
+OPTIONS_V2: dict[str, dict[str, Any]] = {"zheng_shang_you": {"episode": "deal"}}
+"""gauntlet-v2's game options where they are not the defaults: those on the card of the suite's zoo agent, so no
+agent is seated in a game it never saw. Zheng Shang You plays single deals (4 players and place rewards are its
+defaults): its default episode is a whole match, with card exchanges between deals, which the zoo agent never
+played (docs/benchmark.md measures what that did to the board)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,12 @@ class Gauntlet:
         if opponent not in self.opponents:
             raise ValueError(f"{opponent!r} is not in {self.version} for {self.env_id}; it has {self.opponents}")
         return opponent_spec(game_name(self.env_id), opponent)
+
+    def folder(self) -> str:
+        """The folder of the suite's games: the version, and the options where the suite sets any (games played
+        under other options are never resumed as these)."""
+        chosen = "".join(f"-{key}_{value}" for key, value in sorted(self.options.items()))
+        return self.version + chosen
 
     def described(self) -> list[dict[str, str]]:
         """Every opponent's label, spec and one-line style, in the suite's order."""
@@ -105,7 +118,7 @@ class Gauntlet:
     ) -> dict[str, TournamentResult]:
         """Play (or resume, or find stored) every tournament of ``policy``; results by opponent. A failed game
         (see :meth:`Tournament.run <agents.tournament.runner.Tournament.run>`) stops it with its fault."""
-        version = Path(out_dir) / game_name(self.env_id) / self.version
+        version = Path(out_dir) / game_name(self.env_id) / self.folder()
         results = {}
         for opponent in self.opponents:
             tournament, spec = self.tournament(policy, opponent, games), self.spec(opponent)
@@ -131,7 +144,14 @@ def gauntlet(env_id: str, version: str = SUITE) -> Gauntlet:
     opponents, budgets = (OPPONENTS_V1, GAMES_V1) if version == V1 else (OPPONENTS_V2, GAMES_V2)
     if game not in opponents:
         raise ValueError(f"{version} has no suite for {game}; it covers {sorted(opponents)}")
-    return Gauntlet(version, env_id, opponents[game], budgets[game], SEED, reuse_swapped=version == V2)
+    options = dict(OPTIONS_V2.get(game, {})) if version == V2 else {}
+    return Gauntlet(version, env_id, opponents[game], budgets[game], SEED, options, reuse_swapped=version == V2)
+
+
+def rules_text(chosen: Mapping[str, Any]) -> str:
+    """How the pages name a suite's rules: the game's defaults, and the options the suite sets (``chosen``)."""
+    changed = ", ".join(f"{key}={value}" for key, value in sorted(chosen.items()))
+    return "the game's default rules" + (f" with {changed}" if changed else "")
 
 
 def shipped_policies(env_id: str) -> list[str]:
