@@ -19,9 +19,13 @@ from cardenvs.core.views import PublicView
 
 @cache
 def _jitted(name: str, context: PolicyContext) -> tuple[FastBot, Callable[..., jax.Array]]:
-    """One compiled bot per name and game, shared by the seats that play it."""
+    """One compiled bot per name and game, shared by the seats that play it, compiled here (ahead of the first
+    move, so that a tournament's move clock times moves, not XLA)."""
     bot = build_fast_bot(name, context)
-    return bot, jax.jit(bot.act)
+    obs = jax.ShapeDtypeStruct((1, context.layout.size), np.float32)
+    mask = jax.ShapeDtypeStruct((1, context.actions.size), np.bool_)
+    key = jax.ShapeDtypeStruct(jax.random.PRNGKey(0).shape, jax.random.PRNGKey(0).dtype)
+    return bot, jax.jit(bot.act).lower(obs, mask, key).compile()
 
 
 class FastBotPolicy(ForeignPolicy):

@@ -81,6 +81,14 @@ def _serve(setup: GameSetup, conn: Connection, cells: Any) -> None:
         conn.send(("error", f"{type(error).__name__}: {error}"))
 
 
+def jax_started() -> bool:
+    """Whether this process started JAX's runtime, whose native threads (not counted by ``threading``) a fork would
+    copy mid-work: a ``fastbot:`` entrant's fingerprint, say, compiles its bot in the parent."""
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    initialized = getattr(bridge, "backends_are_initialized", None)
+    return bool(initialized is not None and initialized())
+
+
 def _die_with_parent() -> None:
     """On Linux, have the kernel kill this worker when its parent dies (``kill -9`` included), so that a policy
     stuck in a move cannot outlive the tournament (``PR_SET_PDEATHSIG``; elsewhere the parent's sentinel serves)."""
@@ -90,11 +98,12 @@ def _die_with_parent() -> None:
 
 
 def start_method() -> str:
-    """``fork`` where it is safe (Linux, no other thread running: workers start at once and nothing is re-imported,
-    so plain scripts and notebooks work), else ``forkserver`` or ``spawn`` (which import the ``__main__`` module
-    again: scripts then need the ``if __name__ == "__main__":`` guard)."""
+    """``fork`` where it is safe (Linux, no other thread running, JAX's runtime not started: workers start at once
+    and nothing is re-imported, so plain scripts and notebooks work), else ``forkserver`` or ``spawn`` (which import
+    the ``__main__`` module again: scripts then need the ``if __name__ == "__main__":`` guard)."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform.startswith("linux") and threading.active_count() == 1:
+    alone = threading.active_count() == 1 and not jax_started()
+    if "fork" in methods and sys.platform.startswith("linux") and alone:
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 

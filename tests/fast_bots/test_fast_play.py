@@ -3,6 +3,7 @@ is legal, and seated as ``fastbot:<name>`` in the Python env they play level wit
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ import cardenvs
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import SpecError, make_policy
 from tests.fast.lockstep import compiled
+from tests.tournament.whole_games import assert_whole_games
 
 jax = pytest.importorskip("jax")
 from cardenvs.agents.fast_bots import FAST_BOTS  # noqa: E402
@@ -86,3 +88,20 @@ def test_fastbot_spec_names_only_written_bots() -> None:
         make_policy("fastbot:kyuuri/greedy", env)
     with pytest.raises(SpecError, match="plays verish_ne_verish, not cardenvs/kyuuri-v0"):
         make_policy("fastbot:verish_ne_verish/rule", env)
+
+
+def test_a_fastbot_entrant_plays_a_tournament_in_worker_processes_under_the_default_move_clock(tmp_path: Path) -> None:
+    """Its bot compiles when the policy is built, not on its first timed move, and workers are not forked from a
+    process running JAX (the entrant's fingerprint starts JAX in the parent)."""
+    import jax.numpy as jnp
+
+    from cardenvs.agents.tournament import Tournament
+    from cardenvs.agents.tournament.processes import start_method
+    from cardenvs.agents.tournament.runner import DEFAULT_MOVE_TIMEOUT
+
+    jnp.zeros(1).block_until_ready()  # JAX's runtime is started in this process
+    assert start_method() != "fork"
+    entrants = ["fb=fastbot:zheng_shang_you/rule", "rule=zheng_shang_you/rule"]
+    tournament = Tournament("zheng_shang_you-v0", entrants, games=4, options={"num_players": 4, "episode": "deal"})
+    result = tournament.run(tmp_path / "t.db", workers=2, move_timeout=DEFAULT_MOVE_TIMEOUT)  # a timeout raises
+    assert_whole_games(result, ["fb", "rule"], games=4)
