@@ -1,5 +1,5 @@
-"""The settings of a fast-path run: PPO's, the batch's, the population's; read from TOML, checked before anything
-is built."""
+"""The settings of a fast-path run: the learner's (PPO's or Deep Monte-Carlo's), the batch's, the population's; read
+from TOML, checked before anything is built."""
 
 from __future__ import annotations
 
@@ -20,12 +20,19 @@ SNAPSHOTS = "snapshots"
 RANDOM = "random"
 """Population entry: uniformly random legal play at the other seats."""
 ZOO_PREFIX = "zoo:"
+ALGORITHMS = ("ppo", "dmc")
 
 
 @dataclass
 class FastTrainArgs(PPOSettings):
     """Everything a run depends on (with the :class:`PPOSettings`): the configs set these fields, flags override."""
 
+    algorithm: str = "ppo"
+    """The learner: ``ppo`` (masked PPO, :mod:`.ppo`) or ``dmc`` (Deep Monte-Carlo on action values, :mod:`.dmc`,
+    which reads ``learning_rate``, ``net_arch``, ``activation``, ``reward_scale``, ``minibatch_size``, ``n_epochs``,
+    ``max_grad_norm`` and ``epsilon`` and ignores PPO's other settings)."""
+    epsilon: float = 0.05
+    """``dmc``: the share of the learner's decisions (and its snapshots') played uniformly at random."""
     game: str = "verish_ne_verish-v0"
     options: dict[str, Any] = field(default_factory=dict)
     """Options of the game's fast class (those of the Python env, e.g. ``{num_players = 4}``)."""
@@ -80,6 +87,12 @@ def check_args(args: FastTrainArgs) -> None:
             f"minibatch_size {args.minibatch_size} must divide num_games × rollout_steps = "
             f"{args.num_games * args.rollout_steps}"
         )
+    if args.algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {args.algorithm!r}")
+    if isinstance(args.epsilon, bool) or not isinstance(args.epsilon, int | float) or not 0 <= args.epsilon <= 1:
+        raise ValueError(f"epsilon must be a number from 0 to 1, got {args.epsilon!r}")
+    if args.algorithm == "dmc" and args.init_from:
+        raise ValueError("init_from starts a PPO actor; algorithm 'dmc' learns action values and starts fresh")
     if args.activation not in ("tanh", "relu"):
         raise ValueError(f"activation must be 'tanh' or 'relu', got {args.activation!r}")
     if not args.net_arch or any(not isinstance(n, int) or n < 1 for n in args.net_arch):
