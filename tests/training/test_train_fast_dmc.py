@@ -20,7 +20,6 @@ import jax.numpy as jnp  # noqa: E402
 
 from cardenvs.agents.base import PolicyContext  # noqa: E402
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash  # noqa: E402
-from cardenvs.agents.specs import make_policy  # noqa: E402
 from cardenvs.agents.tournament import Tournament  # noqa: E402
 from cardenvs.experiments.train_fast.__main__ import main  # noqa: E402
 from cardenvs.experiments.train_fast.checkpoint import latest_state, load_state  # noqa: E402
@@ -31,7 +30,14 @@ from cardenvs.experiments.train_fast.rollout import Turn  # noqa: E402
 from cardenvs.experiments.train_fast.trainer import RunResult, setup, train  # noqa: E402
 from cardenvs.registry import make_raw  # noqa: E402
 from tests.tournament.whole_games import assert_whole_games  # noqa: E402
-from tests.training.test_train_fast import BOTS, GAME, OPTIONS, QUICK_COMPILE, tiny  # noqa: E402
+from tests.training.test_train_fast import (  # noqa: E402
+    BOTS,
+    GAME,
+    OPTIONS,
+    QUICK_COMPILE,
+    assert_same_greedy_moves,
+    tiny,
+)
 
 
 def dmc(out: Path, **changes: object) -> FastTrainArgs:
@@ -66,24 +72,7 @@ def test_greedy_moves_are_the_same_in_the_jax_network_and_the_python_player(run:
     built = setup(dmc(run.final.parent), BOTS)  # type: ignore[arg-type]
     state = load_state(latest_state(run.final.parent), built.fresh)  # type: ignore[arg-type]
     assert isinstance(state.model, ActionValues)
-    env = make_raw(GAME, **OPTIONS)
-    python_player = make_policy(f"ckpt-greedy:{run.final}", env, seed=0)
-    rng = np.random.default_rng(1)
-    observations, masks = [], []
-    for seed in range(6):
-        env.reset(seed=seed)
-        while not all(env.terminations.values()) and len(observations) < 40 * (seed + 1):
-            seen = env.observe(env.agent_selection)
-            observations.append(seen["observation"])
-            masks.append(seen["action_mask"].astype(bool))
-            env.step(int(rng.choice(np.flatnonzero(masks[-1]))))
-    obs, mask = np.array(observations, np.float32), np.array(masks)
-    jax_moves = np.asarray(greedy(state.model(jnp.asarray(obs * built.program.obs_scale)), jnp.asarray(mask)))
-    python_moves = [
-        python_player.act({"observation": o, "action_mask": m.astype(np.int8)}) for o, m in zip(obs, mask, strict=True)
-    ]
-    assert len(obs) >= 100 and len(set(python_moves)) > 1
-    assert jax_moves.tolist() == python_moves
+    assert_same_greedy_moves(state.model, built.program.obs_scale, run.final)
 
 
 def test_a_resumed_run_continues_from_its_newest_checkpoint(run: RunResult, tmp_path: Path) -> None:
