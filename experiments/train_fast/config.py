@@ -87,12 +87,6 @@ def check_args(args: FastTrainArgs) -> None:
             f"minibatch_size {args.minibatch_size} must divide num_games × rollout_steps = "
             f"{args.num_games * args.rollout_steps}"
         )
-    if args.algorithm not in ALGORITHMS:
-        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {args.algorithm!r}")
-    if isinstance(args.epsilon, bool) or not isinstance(args.epsilon, int | float) or not 0 <= args.epsilon <= 1:
-        raise ValueError(f"epsilon must be a number from 0 to 1, got {args.epsilon!r}")
-    if args.algorithm == "dmc" and args.init_from:
-        raise ValueError("init_from starts a PPO actor; algorithm 'dmc' learns action values and starts fresh")
     if args.activation not in ("tanh", "relu"):
         raise ValueError(f"activation must be 'tanh' or 'relu', got {args.activation!r}")
     if not args.net_arch or any(not isinstance(n, int) or n < 1 for n in args.net_arch):
@@ -106,6 +100,17 @@ def check_args(args: FastTrainArgs) -> None:
         raise ValueError(f"num_games {args.num_games} is fewer than the population's {len(members)} entries")
     for name in members:
         check_member_name(name, game_name(env_id))
+    check_learner(args)
+
+
+def check_learner(args: FastTrainArgs) -> None:
+    """Refuse an unknown learner or a setting it cannot use."""
+    if args.algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {args.algorithm!r}")
+    if isinstance(args.epsilon, bool) or not isinstance(args.epsilon, int | float) or not 0 <= args.epsilon <= 1:
+        raise ValueError(f"epsilon must be a number from 0 to 1, got {args.epsilon!r}")
+    if args.algorithm == "dmc" and args.init_from:
+        raise ValueError("init_from starts a PPO actor; algorithm 'dmc' learns action values and starts fresh")
 
 
 def check_member_name(name: str, game: str) -> None:
