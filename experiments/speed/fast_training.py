@@ -133,17 +133,16 @@ def fast_throughput(game: str, iterations: int, config: Path | None = None) -> t
     import jax.numpy as jnp
 
     from cardenvs.experiments.train_fast.config import default_config, load_toml, make_args
-    from cardenvs.experiments.train_fast.ppo import TrainState, compiled_iteration
+    from cardenvs.experiments.train_fast.rollout import compile_iteration
     from cardenvs.experiments.train_fast.trainer import setup
 
     settings = load_toml(config) if config else default_config(game)
     args = make_args({**settings, "game": game, "progress": False, "tensorboard": False})
     built = setup(args)
     run, program = built.fresh, built.program
-    games, seats = program.init_games(run.key)
-    state = TrainState(run.model, run.opt_state, run.snapshots, games, seats, run.key)
+    state = program.start(run)
     start = time.perf_counter()
-    iterate = compiled_iteration(program, state, None)
+    iterate = compile_iteration(program.iteration, state, args, None)
     rate = jnp.asarray(args.learning_rate, jnp.float32)
     state, stats = iterate(state, rate)
     jax.block_until_ready(stats)

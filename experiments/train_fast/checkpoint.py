@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from cardenvs.experiments.train_fast.networks import ActorCritic, Mlp
+from cardenvs.experiments.train_fast.networks import ActionValues, ActorCritic, Mlp
 
 STATE_SUFFIX = ".train.npz"
 _STEP = re.compile(r"step_(\d+)\.train\.npz$")
@@ -26,7 +26,7 @@ _STEP = re.compile(r"step_(\d+)\.train\.npz$")
 class Resumable(NamedTuple):
     """The part of a run that a checkpoint keeps (the games in flight are dealt afresh on resume)."""
 
-    model: ActorCritic
+    model: ActorCritic | ActionValues
     opt_state: Any
     snapshots: Mlp
     key: jax.Array

@@ -1,5 +1,5 @@
-"""The settings of a fast-path run: PPO's, the batch's, the population's; read from TOML, checked before anything
-is built."""
+"""The settings of a fast-path run: the learner's (PPO's or Deep Monte-Carlo's), the batch's, the population's; read
+from TOML, checked before anything is built."""
 
 from __future__ import annotations
 
@@ -20,12 +20,19 @@ SNAPSHOTS = "snapshots"
 RANDOM = "random"
 """Population entry: uniformly random legal play at the other seats."""
 ZOO_PREFIX = "zoo:"
+ALGORITHMS = ("ppo", "dmc")
 
 
 @dataclass
 class FastTrainArgs(PPOSettings):
     """Everything a run depends on (with the :class:`PPOSettings`): the configs set these fields, flags override."""
 
+    algorithm: str = "ppo"
+    """The learner: ``ppo`` (masked PPO, :mod:`.ppo`) or ``dmc`` (Deep Monte-Carlo on action values, :mod:`.dmc`,
+    which reads ``learning_rate``, ``net_arch``, ``activation``, ``reward_scale``, ``minibatch_size``, ``n_epochs``,
+    ``max_grad_norm`` and ``epsilon`` and ignores PPO's other settings)."""
+    epsilon: float = 0.05
+    """``dmc``: the share of the learner's decisions (and its snapshots') played uniformly at random."""
     game: str = "verish_ne_verish-v0"
     options: dict[str, Any] = field(default_factory=dict)
     """Options of the game's fast class (those of the Python env, e.g. ``{num_players = 4}``)."""
@@ -98,6 +105,17 @@ def check_args(args: FastTrainArgs) -> None:
         raise ValueError(f"num_games {args.num_games} is fewer than the population's {len(members)} entries")
     for name in members:
         check_member_name(name, game_name(env_id))
+    check_learner(args)
+
+
+def check_learner(args: FastTrainArgs) -> None:
+    """Refuse an unknown learner or a setting it cannot use."""
+    if args.algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {args.algorithm!r}")
+    if isinstance(args.epsilon, bool) or not isinstance(args.epsilon, int | float) or not 0 <= args.epsilon <= 1:
+        raise ValueError(f"epsilon must be a number from 0 to 1, got {args.epsilon!r}")
+    if args.algorithm == "dmc" and args.init_from:
+        raise ValueError("init_from starts a PPO actor; algorithm 'dmc' learns action values and starts fresh")
 
 
 def check_member_name(name: str, game: str) -> None:

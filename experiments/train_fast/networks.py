@@ -58,6 +58,26 @@ class ActorCritic(eqx.Module):
         """Logits ``(B, A)`` and values ``(B,)`` of scaled observations ``(B, D)``."""
         return self.actor(x), self.critic(x)[:, 0]
 
+    @property
+    def played(self) -> Mlp:
+        """The network that plays (snapshots, checkpoints): the actor."""
+        return self.actor
+
+
+class ActionValues(eqx.Module):
+    """Deep Monte-Carlo's network: one value per action id, the return expected after playing it."""
+
+    q: Mlp
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        """Action values ``(B, A)`` of scaled observations ``(B, D)``."""
+        return self.q(x)
+
+    @property
+    def played(self) -> Mlp:
+        """The network that plays (snapshots, checkpoints): the action values, played by their argmax."""
+        return self.q
+
 
 def init_actor_critic(key: jax.Array, inputs: int, actions: int, hidden: Sequence[int], activation: str) -> ActorCritic:
     actor_key, critic_key = jax.random.split(key)
@@ -65,6 +85,12 @@ def init_actor_critic(key: jax.Array, inputs: int, actions: int, hidden: Sequenc
         init_mlp(actor_key, [inputs, *hidden, actions], activation, 0.01),
         init_mlp(critic_key, [inputs, *hidden, 1], activation, 1.0),
     )
+
+
+def init_action_values(
+    key: jax.Array, inputs: int, actions: int, hidden: Sequence[int], activation: str
+) -> ActionValues:
+    return ActionValues(init_mlp(key, [inputs, *hidden, actions], activation, 0.01))
 
 
 def masked_logits(logits: jax.Array, mask: jax.Array) -> jax.Array:
@@ -79,6 +105,13 @@ def sample(key: jax.Array, logits: jax.Array, mask: jax.Array) -> jax.Array:
 def greedy(logits: jax.Array, mask: jax.Array) -> jax.Array:
     """The best legal action per row (the lowest id among equals, as NumPy's argmax)."""
     return jnp.argmax(masked_logits(logits, mask), axis=-1).astype(jnp.int32)
+
+
+def epsilon_greedy(key: jax.Array, values: jax.Array, mask: jax.Array, epsilon: float) -> jax.Array:
+    """Per row, with probability ``epsilon`` a uniformly random legal action, else the best legal one."""
+    explore, pick = jax.random.split(key)
+    at_random = sample(pick, jnp.zeros(values.shape), mask)
+    return jnp.where(jax.random.uniform(explore, mask.shape[:1]) < epsilon, at_random, greedy(values, mask))
 
 
 def to_actor_weights(actor: Mlp, obs_scale: np.ndarray, meta: Mapping[str, Any]) -> ActorWeights:

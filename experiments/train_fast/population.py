@@ -34,6 +34,9 @@ class FastBot(Protocol):
 
 BotFactory = Callable[[str, Mapping[str, Any]], FastBot]
 """``agents.fast_bots.FAST_BOTS``'s values: ``factory(env_id, options) → FastBot``."""
+Pick = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
+"""How a network's outputs become moves: ``(key, outputs, masks) → actions`` (PPO samples its logits, DMC plays
+its action values ε-greedily)."""
 Act = Callable[[Mlp, jax.Array, jax.Array, jax.Array], jax.Array]
 """A block's opponent moves: ``(snapshots, raw observations, masks, key) → actions`` for the block's games."""
 
@@ -84,13 +87,14 @@ def build_blocks(
     snapshot_slots: int,
     obs_scale: np.ndarray,
     bots: Mapping[str, BotFactory] | None = None,
+    snapshot_pick: Pick = sample,
 ) -> list[Block]:
     """The batch's blocks in config order (``options``: the game's, as the fast class takes them); snapshots
-    read observations scaled by ``obs_scale`` (the learner's); ``bots`` replaces ``agents.fast_bots.FAST_BOTS``
-    (tests)."""
+    read observations scaled by ``obs_scale`` (the learner's) and play as ``snapshot_pick`` says; ``bots``
+    replaces ``agents.fast_bots.FAST_BOTS`` (tests)."""
     blocks, start = [], 0
     for name, size in apportion(population, num_games).items():
-        act = member_act(name, context, options, size, snapshot_slots, obs_scale, bots)
+        act = member_act(name, context, options, size, snapshot_slots, obs_scale, bots, snapshot_pick)
         blocks.append(Block(name, start, size, act))
         start += size
     return blocks
@@ -104,13 +108,14 @@ def member_act(
     slots: int,
     obs_scale: np.ndarray,
     bots: Mapping[str, BotFactory] | None,
+    snapshot_pick: Pick = sample,
 ) -> Act | None:
     if name == SELF:
         return None
     if name == RANDOM:
         return lambda _snapshots, obs, mask, key: sample(key, jnp.zeros(mask.shape), mask)
     if name == SNAPSHOTS:
-        return snapshots_act(size, slots, obs_scale)
+        return snapshots_act(size, slots, obs_scale, snapshot_pick)
     if name.startswith(ZOO_PREFIX):
         return zoo_act(name.removeprefix(ZOO_PREFIX), context)
     factories = fast_bots() if bots is None else bots
@@ -120,9 +125,9 @@ def member_act(
     return lambda _snapshots, obs, mask, key: bot.act(obs, mask, key).astype(jnp.int32)
 
 
-def snapshots_act(size: int, slots: int, obs_scale: np.ndarray) -> Act:
-    """The block split into equal parts, part ``k`` played (sampling) by snapshot ``k`` of the ring, which reads
-    observations scaled as the learner does (``obs_scale``)."""
+def snapshots_act(size: int, slots: int, obs_scale: np.ndarray, pick: Pick = sample) -> Act:
+    """The block split into equal parts, part ``k`` played (as ``pick`` makes moves of its outputs) by snapshot
+    ``k`` of the ring, which reads observations scaled as the learner does (``obs_scale``)."""
     scale = jnp.asarray(obs_scale)
     bounds = np.linspace(0, size, min(slots, size) + 1).astype(int)
 
@@ -131,7 +136,7 @@ def snapshots_act(size: int, slots: int, obs_scale: np.ndarray) -> Act:
         for k, (lo, hi) in enumerate(pairwise(bounds)):
             actor = jax.tree.map(lambda leaf, k=k: leaf[k], snapshots)
             logits = actor(obs[lo:hi] * scale)
-            parts.append(sample(jax.random.fold_in(key, k), logits, mask[lo:hi]))
+            parts.append(pick(jax.random.fold_in(key, k), logits, mask[lo:hi]))
         return jnp.concatenate(parts)
 
     return act
@@ -157,9 +162,7 @@ def zoo_act(argument: str, context: PolicyContext) -> Act:
     return act
 
 
-def opponent_actions(
-    blocks: list[Block], snapshots: Mlp, obs: jax.Array, mask: jax.Array, key: jax.Array
-) -> jax.Array:
+def opponent_actions(blocks: list[Block], snapshots: Mlp, obs: jax.Array, mask: jax.Array, key: jax.Array) -> jax.Array:
     """Every game's opponent move (zeros in ``self`` blocks), each block computing its own games only."""
     parts = []
     for i, block in enumerate(blocks):

@@ -11,18 +11,17 @@ decisions trained on only, in a fresh random order each epoch."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-import optax
 
-from cardenvs.experiments.train_fast.config import FastTrainArgs
+from cardenvs.experiments.train_fast.checkpoint import Resumable
 from cardenvs.experiments.train_fast.networks import ActorCritic, Mlp, masked_logits, sample
-from cardenvs.experiments.train_fast.population import Block, all_seats_learner, opponent_actions
-from cardenvs.fast.batched import redeal_finished
+from cardenvs.experiments.train_fast.rollout import Table, compile_iteration
+from cardenvs.experiments.train_fast.updates import fit, optimizer, with_learning_rate
+
+__all__ = ["Program", "Steps", "TrainState", "compiled_iteration", "optimizer"]
 
 
 class TrainState(NamedTuple):
@@ -40,76 +39,43 @@ class TrainState(NamedTuple):
 
 
 class Steps(NamedTuple):
-    """What the rollout keeps of every env step, ``(T, B, …)``."""
+    """What the rollout keeps of every env step, ``(T, B, …)``: a :class:`~.rollout.Turn`'s fields (in this order)
+    with the acting policy's log-probability and value between them."""
 
     obs: jax.Array
-    """Scaled observations of the player to act."""
     mask: jax.Array
     action: jax.Array
     logp: jax.Array
     value: jax.Array
     player: jax.Array
     learner: jax.Array
-    """Whether the learner made this decision."""
     rewards: jax.Array
-    """``(T, B, n)``: every seat's reward from this step (scaled by ``reward_scale``)."""
     done: jax.Array
     learner_reward: jax.Array
-    """The learner seat's reward from this step (outside ``self`` games: the score against the population)."""
 
 
-def optimizer(args: FastTrainArgs) -> optax.GradientTransformation:
-    """SB3's: gradients clipped to ``max_grad_norm``, then Adam (ε 1e-5) at a learning rate set per iteration."""
-    adam = optax.inject_hyperparams(optax.adam)(learning_rate=args.learning_rate, eps=1e-5)
-    return optax.chain(optax.clip_by_global_norm(args.max_grad_norm), adam)
+class Program(Table):
+    """PPO's iteration over the fixed parts of a run (:class:`~.rollout.Table`)."""
 
-
-def with_learning_rate(opt_state: Any, rate: jax.Array) -> Any:
-    clip, adam = opt_state
-    return clip, adam._replace(hyperparams={**adam.hyperparams, "learning_rate": rate})
-
-
-@dataclass(frozen=True)
-class Program:
-    """The fixed parts of a run that the jitted iteration closes over."""
-
-    env: Any
-    blocks: list[Block]
-    args: FastTrainArgs
-    obs_scale: np.ndarray
-    num_players: int
-
-    def init_games(self, key: jax.Array) -> tuple[Any, jax.Array]:
-        deal, seat = jax.random.split(key)
-        games = jax.vmap(self.env.init)(jax.random.split(deal, self.args.num_games))
-        return games, jax.random.randint(seat, (self.args.num_games,), 0, self.num_players)
+    def start(self, run: Resumable) -> TrainState:
+        """The first state of a run (fresh deals) from its networks, optimizer state, snapshot ring and key."""
+        if not isinstance(run.model, ActorCritic):
+            raise ValueError(f"PPO trains an actor and a critic, not {type(run.model).__name__}")
+        games_key, key = jax.random.split(run.key)
+        games, seats = self.init_games(games_key)
+        return TrainState(run.model, run.opt_state, run.snapshots, games, seats, key)
 
     def rollout(self, state: TrainState) -> tuple[TrainState, Steps]:
-        args, env, scale = self.args, self.env, jnp.asarray(self.obs_scale)
-        every_seat = jnp.asarray(all_seats_learner(self.blocks, args.num_games))
-        pool = max(1, args.num_games // 16)
-
-        def step(carry: tuple[Any, jax.Array, jax.Array], _: None) -> tuple[tuple[Any, jax.Array, jax.Array], Steps]:
-            games, seats, key = carry
-            key, act_key, opp_key, deal_key, seat_key = jax.random.split(key, 5)
-            raw, mask, player = games.observation, games.legal_action_mask, games.current_player
-            obs = raw * scale
+        def choose(obs: jax.Array, mask: jax.Array, key: jax.Array) -> tuple[jax.Array, tuple[jax.Array, ...]]:
             logits, value = state.model(obs)
-            learner = every_seat | (player == seats)
-            opponents = opponent_actions(self.blocks, state.snapshots, raw, mask, opp_key)
-            action = jnp.where(learner, sample(act_key, logits, mask), opponents)
-            log_probs = jax.nn.log_softmax(masked_logits(logits, mask))
-            logp = jnp.take_along_axis(log_probs, action[:, None], axis=1)[:, 0]
-            after = jax.vmap(env.step)(games, action)
-            done = after.terminated | after.truncated
-            rewards = after.rewards.astype(jnp.float32) * args.reward_scale
-            learner_reward = jnp.take_along_axis(rewards, seats[:, None], axis=1)[:, 0]
-            games = redeal_finished(env, after, deal_key, pool)
-            seats = jnp.where(done, jax.random.randint(seat_key, seats.shape, 0, self.num_players), seats)
-            out = Steps(obs, mask, action, logp, value, player, learner, rewards, done, learner_reward)
-            return (games, seats, key), out
+            action = sample(key, logits, mask)
+            logp = jnp.take_along_axis(jax.nn.log_softmax(masked_logits(logits, mask)), action[:, None], axis=1)
+            return action, (logp[:, 0], value)
 
-        (games, seats, key), steps = jax.lax.scan(step, (state.games, state.seats, state.key), None, args.rollout_steps)
+        (games, seats, key), (turn, (logp, value)) = self.play(
+            state.games, state.seats, state.snapshots, state.key, choose
+        )
+        steps = Steps(*turn[:3], logp, value, *turn[3:])
         return state._replace(games=games, seats=seats, key=key), steps
 
     def advantages(self, steps: Steps) -> tuple[jax.Array, jax.Array]:
@@ -173,8 +139,7 @@ class Program:
 
     def update(self, state: TrainState, steps: Steps, adv: jax.Array, valid: jax.Array) -> tuple[TrainState, Any]:
         """``n_epochs`` passes of minibatches over the trained-on decisions (the others sorted behind them)."""
-        args, opt = self.args, optimizer(self.args)
-        flat = {
+        rows = {
             "obs": steps.obs,
             "mask": steps.mask,
             "action": steps.action,
@@ -183,31 +148,9 @@ class Program:
             "returns": adv + steps.value,
             "weight": valid.astype(jnp.float32),
         }
-        flat = {name: x.reshape((-1, *x.shape[2:])) for name, x in flat.items()}
-        rows, size = flat["weight"].shape[0], args.minibatch_size
-        batches = (valid.sum() + size - 1) // size
-        grad = jax.value_and_grad(self.loss, has_aux=True)
-
-        def minibatch(i: jax.Array, carry: tuple[Any, ...]) -> tuple[Any, ...]:
-            model, opt_state, order, totals = carry
-            rows_now = jax.lax.dynamic_slice(order, (i * size,), (size,))
-            (_, stats), grads = grad(model, {name: x[rows_now] for name, x in flat.items()})
-            updates, opt_state = opt.update(grads, opt_state, model)
-            totals = jax.tree.map(jnp.add, totals, stats)
-            return optax.apply_updates(model, updates), opt_state, order, totals
-
-        def epoch(carry: tuple[Any, ...], key: jax.Array) -> tuple[tuple[Any, ...], None]:
-            model, opt_state, totals = carry
-            order = jnp.argsort(jnp.where(flat["weight"] > 0, jax.random.uniform(key, (rows,)), 2.0))
-            model, opt_state, _, totals = jax.lax.fori_loop(0, batches, minibatch, (model, opt_state, order, totals))
-            return (model, opt_state, totals), None
-
         key, epochs = jax.random.split(state.key)
-        zero = {name: jnp.zeros(()) for name in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")}
-        (model, opt_state, totals), _ = jax.lax.scan(
-            epoch, (state.model, state.opt_state, zero), jax.random.split(epochs, args.n_epochs)
-        )
-        stats = {name: total / jnp.maximum(batches * args.n_epochs, 1) for name, total in totals.items()}
+        names = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+        model, opt_state, stats = fit(self.loss, state.model, state.opt_state, rows, epochs, self.args, names)
         return state._replace(model=model, opt_state=opt_state, key=key), stats
 
     def iteration(self, state: TrainState, rate: jax.Array) -> tuple[TrainState, dict[str, jax.Array]]:
@@ -218,12 +161,7 @@ class Program:
         state, stats = self.update(state, steps, adv, valid)
         stats["learner_decisions"] = steps.learner.sum()
         stats["trained_on"] = valid.sum()
-        for block in self.blocks:
-            if block.act is None:
-                continue
-            part = slice(block.start, block.start + block.size)
-            stats[f"return_vs/{block.name}"] = steps.learner_reward[:, part].sum()
-            stats[f"episodes_vs/{block.name}"] = steps.done[:, part].sum()
+        stats.update(self.scores(steps.learner_reward, steps.done))
         return state, stats
 
 
@@ -231,10 +169,8 @@ def compiled_iteration(
     program: Program, state: TrainState, compiler_options: dict[str, Any] | None = None
 ) -> Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]]:
     """The iteration compiled once for ``state``'s shapes (``compiler_options``: XLA's, e.g. the tests' quick
-    compile). The state is not donated: a fresh deal may hold one buffer in two fields (Kyuuri's does), which
-    donation refuses."""
-    rate = jnp.asarray(program.args.learning_rate, jnp.float32)
-    compiled: Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]] = (
-        jax.jit(program.iteration).lower(state, rate).compile(compiler_options)
+    compile)."""
+    compiled: Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]] = compile_iteration(
+        program.iteration, state, program.args, compiler_options
     )
     return compiled

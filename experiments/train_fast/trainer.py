@@ -1,4 +1,5 @@
-"""The run: build the program of a config, iterate it, snapshot, log and checkpoint between iterations."""
+"""The run: build the program of a config (PPO's or Deep Monte-Carlo's), iterate it, snapshot, log and checkpoint
+between iterations."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +19,21 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.learned.weights import context_layout_hash
 from cardenvs.experiments.train_fast.checkpoint import STATE_SUFFIX, Resumable, latest_state, load_state, save_state
 from cardenvs.experiments.train_fast.config import FastTrainArgs, check_args
-from cardenvs.experiments.train_fast.networks import init_actor_critic, stack, to_actor_weights
+from cardenvs.experiments.train_fast.dmc import Dmc
+from cardenvs.experiments.train_fast.networks import (
+    ActionValues,
+    ActorCritic,
+    epsilon_greedy,
+    init_action_values,
+    init_actor_critic,
+    sample,
+    stack,
+    to_actor_weights,
+)
 from cardenvs.experiments.train_fast.population import BotFactory, build_blocks
-from cardenvs.experiments.train_fast.ppo import Program, TrainState, compiled_iteration, optimizer
+from cardenvs.experiments.train_fast.ppo import Program
+from cardenvs.experiments.train_fast.rollout import compile_iteration
+from cardenvs.experiments.train_fast.updates import optimizer
 from cardenvs.experiments.train_fast.warm_start import starting_weights, warm_started
 from cardenvs.registry import definition, make_raw
 from cardenvs.wrappers import observation_scale
@@ -47,7 +61,7 @@ class RunResult:
 class Setup:
     """A checked config made concrete: the program, its game context and a fresh start."""
 
-    program: Program
+    program: Program | Dmc
     context: PolicyContext
     meta: dict[str, Any]
     fresh: Resumable
@@ -60,16 +74,25 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     env = definition(env_id).part("fast")(**args.options)
     context = PolicyContext.from_env(make_raw(env_id, **args.options))
     scale = observation_scale(context.layout)
-    blocks = build_blocks(args.population, args.num_games, context, args.options, args.snapshot_recent, scale, bots)
-    program = Program(env, blocks, args, scale, context.num_players)
+    dmc = args.algorithm == "dmc"
+    pick = partial(epsilon_greedy, epsilon=args.epsilon) if dmc else sample
+    blocks = build_blocks(
+        args.population, args.num_games, context, args.options, args.snapshot_recent, scale, bots, pick
+    )
+    program = (Dmc if dmc else Program)(env, blocks, args, scale, context.num_players)
     key, init_key = jax.random.split(jax.random.PRNGKey(args.seed))
-    model = init_actor_critic(init_key, context.layout.size, context.actions.size, args.net_arch, args.activation)
-    if args.init_from:
-        weights = starting_weights(args.init_from, context, scale)
-        model = warm_started(model, weights, args.net_arch, args.activation)
-    snapshots = stack([model.actor] * args.snapshot_recent)
+    sizes = (context.layout.size, context.actions.size, args.net_arch, args.activation)
+    model: ActorCritic | ActionValues = init_action_values(init_key, *sizes)
+    if not dmc:
+        model = init_actor_critic(init_key, *sizes)
+        if args.init_from:  # check_args refuses it with dmc
+            weights = starting_weights(args.init_from, context, scale)
+            model = warm_started(model, weights, args.net_arch, args.activation)
+    snapshots = stack([model.played] * args.snapshot_recent)
     fresh = Resumable(model, optimizer(args).init(model), snapshots, key, 0, 0)
     meta = {"env_id": env_id, "options": args.options, "layout_hash": context_layout_hash(context)}
+    if dmc:  # its outputs are action values: ckpt-greedy: plays their argmax (docs/training.md)
+        meta["algorithm"] = "dmc"
     return Setup(program, context, {**meta, "trainer": "experiments.train_fast"}, fresh)
 
 
@@ -92,11 +115,9 @@ def train(
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2) + "\n")
     program = built.program
-    games_key, key = jax.random.split(run.key)
-    games, seats = program.init_games(games_key)
-    state = TrainState(run.model, run.opt_state, run.snapshots, games, seats, key)
+    state = program.start(run)
     start = time.perf_counter()
-    iterate = compiled_iteration(program, state, compiler_options)
+    iterate = compile_iteration(program.iteration, state, args, compiler_options)
     compile_seconds = time.perf_counter() - start
     log = Log(out, args) if args.tensorboard or args.progress else None
     steps, taken, started, timed_from = run.steps, run.snapshots_taken, run.steps, None
@@ -104,7 +125,7 @@ def train(
     clock = time.perf_counter()
 
     def save(stem: str) -> Path:
-        actor = to_actor_weights(state.model.actor, program.obs_scale, {**built.meta, "steps": steps})
+        actor = to_actor_weights(state.model.played, program.obs_scale, {**built.meta, "steps": steps})
         saved = actor.save(out / "checkpoints" / f"{stem}.npz")
         save_state(out / "checkpoints" / f"{stem}{STATE_SUFFIX}", Resumable(*_resumable(state), steps, taken))
         return saved
@@ -119,7 +140,7 @@ def train(
         steps += int(stats["learner_decisions"])
         if steps >= (taken + 1) * args.snapshot_every:
             slot = taken % args.snapshot_recent
-            ring = jax.tree.map(lambda ring, new, at=slot: ring.at[at].set(new), state.snapshots, state.model.actor)
+            ring = jax.tree.map(lambda ring, new, at=slot: ring.at[at].set(new), state.snapshots, state.model.played)
             state, taken = state._replace(snapshots=ring), taken + 1
         if log is not None:
             log.write(steps, rate, stats)
@@ -128,7 +149,7 @@ def train(
             next_checkpoint = _next(steps, args.checkpoint_every)
     seconds = time.perf_counter() - clock
     save(f"step_{steps}")
-    final = to_actor_weights(state.model.actor, program.obs_scale, {**built.meta, "steps": steps})
+    final = to_actor_weights(state.model.played, program.obs_scale, {**built.meta, "steps": steps})
     final_path = final.save(out / "final.npz")
     if log is not None:
         log.close()
@@ -142,7 +163,7 @@ def train(
     return result
 
 
-def _resumable(state: TrainState) -> tuple[Any, Any, Any, jax.Array]:
+def _resumable(state: Any) -> tuple[Any, Any, Any, jax.Array]:
     return state.model, state.opt_state, state.snapshots, state.key
 
 
@@ -186,7 +207,8 @@ class Log:
         if self.args.progress and now - self.printed >= 10:
             speed = (steps - self.last_steps) / (now - self.printed)
             vs = ", ".join(f"{name} {score:+.3f}" for name, score in scores.items())
-            line = f"{steps:,} steps, {speed:,.0f}/s, entropy {float(stats['entropy']):.3f}"
+            shown = "entropy" if "entropy" in stats else "loss"
+            line = f"{steps:,} steps, {speed:,.0f}/s, {shown} {float(stats[shown]):.3f}"
             print(line + (f"; vs {vs}" if vs else ""), flush=True)
             self.printed, self.last_steps = now, steps
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -93,8 +94,14 @@ def test_the_checkpoint_plays_a_tournament_in_the_python_env(run: RunResult, tmp
 def test_greedy_moves_are_the_same_in_the_jax_and_the_python_player(run: RunResult) -> None:
     built = setup(tiny(run.final.parent), BOTS)
     state = load_state(latest_state(run.final.parent), built.fresh)  # type: ignore[arg-type]
+    assert_same_greedy_moves(state.model.actor, built.program.obs_scale, run.final)
+
+
+def assert_same_greedy_moves(network: Callable[[jax.Array], jax.Array], obs_scale: np.ndarray, path: Path) -> None:
+    """``network`` (scaled observations → scores per action id) and the Python ``ckpt-greedy:`` player of the
+    checkpoint at ``path`` choose the same moves on observations of the Python env along random games."""
     env = make_raw(GAME, **OPTIONS)
-    python_player = make_policy(f"ckpt-greedy:{run.final}", env, seed=0)
+    python_player = make_policy(f"ckpt-greedy:{path}", env, seed=0)
     rng = np.random.default_rng(0)
     observations, masks = [], []
     for seed in range(6):  # observations of the Python env along random games
@@ -105,8 +112,7 @@ def test_greedy_moves_are_the_same_in_the_jax_and_the_python_player(run: RunResu
             masks.append(seen["action_mask"].astype(bool))
             env.step(int(rng.choice(np.flatnonzero(masks[-1]))))
     obs, mask = np.array(observations, np.float32), np.array(masks)
-    logits = state.model.actor(jnp.asarray(obs * built.program.obs_scale))
-    jax_moves = np.asarray(greedy(logits, jnp.asarray(mask)))
+    jax_moves = np.asarray(greedy(network(jnp.asarray(obs * obs_scale)), jnp.asarray(mask)))
     python_moves = [
         python_player.act({"observation": o, "action_mask": m.astype(np.int8)}) for o, m in zip(obs, mask, strict=True)
     ]
