@@ -86,17 +86,16 @@ def measure(game: str, num_games: int, seconds: float, lock: Path | None) -> Bat
     import jax.numpy as jnp
 
     from cardenvs.experiments.train_fast.config import make_args
-    from cardenvs.experiments.train_fast.ppo import TrainState, compiled_iteration
+    from cardenvs.experiments.train_fast.rollout import compile_iteration
     from cardenvs.experiments.train_fast.trainer import setup
 
     args = make_args(gpu_settings(game, num_games))
     built = setup(args)
     run, program = built.fresh, built.program
-    games, seats = program.init_games(run.key)
-    state = TrainState(run.model, run.opt_state, run.snapshots, games, seats, run.key)
+    state = program.start(run)
     rate = jnp.asarray(args.learning_rate, jnp.float32)
     start = time.perf_counter()
-    iterate = compiled_iteration(program, state, None)
+    iterate = compile_iteration(program.iteration, state, args, None)
     state, stats = iterate(state, rate)
     jax.block_until_ready(stats)
     compile_s = time.perf_counter() - start
