@@ -81,7 +81,7 @@ ZOO: dict[str, dict[str, str]] = {
     "yukushi": {"yukushi/ppo_tuned": "zoo:yukushi/ppo_tuned", "yukushi/ppo": "zoo:yukushi/ppo"},
     "kyuuri": {"kyuuri/ppo_tuned": "zoo:kyuuri/ppo_tuned", "kyuuri/ppo": "zoo:kyuuri/ppo"},
     "goninkan": {"goninkan/improved": "zoo:goninkan/improved"},
-    "yoninkan": {"yoninkan/ppo": "zoo:yoninkan/ppo"},
+    "yoninkan": {"yoninkan/improved": "zoo:yoninkan/improved", "yoninkan/ppo": "zoo:yoninkan/ppo"},
     "zheng_shang_you": {"zheng_shang_you/ppo": "zoo:zheng_shang_you/ppo"},
 }
 """Game → zoo agent name → spec: the shipped zoo agents (:func:`agents.zoo.zoo_names`, strongest first) that the

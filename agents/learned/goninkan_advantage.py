@@ -111,15 +111,15 @@ def is_move_advantage_network(weights: ActorWeights) -> bool:
 
 class ImprovedKankeiPlayer(MoveFeatures):
     """The rule bot, except in card play where the network rates another legal play more than ``margin`` above
-    the bot's (the margin is the checkpoint's, unless given)."""
-
-    name = "goninkan/improved"
+    the bot's (the margin is the checkpoint's, unless given). Its name is its game's: ``goninkan/improved`` or
+    ``yoninkan/improved``."""
 
     def __init__(
         self, context: PolicyContext, weights: ActorWeights, seed: int | None = None, margin: float | None = None
     ):
         check_fits(weights, context)
         super().__init__(context, seed)
+        self.name = f"{game_name(context.env_id)}/improved"
         self.weights = weights
         self.margin = float(weights.meta["margin"] if margin is None else margin)
 

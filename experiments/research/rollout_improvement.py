@@ -1,7 +1,7 @@
 """One step of policy iteration on a rule bot: roll out every legal move, learn the advantages, play the best.
 
-Produced: the zoo's ``goninkan/improved`` agent (``agents/zoo/goninkan/improved.npz``); reported in docs/training.md,
-section "Beyond PPO: one step of policy iteration on the bot (Goninkan)".
+Produced: the zoo's ``goninkan/improved`` and ``yoninkan/improved`` agents (``agents/zoo/<game>/improved.npz``);
+reported in docs/training.md, section "Beyond PPO: one step of policy iteration on the bot (Goninkan)".
 
 Approximate policy iteration with rollouts (Lagoudakis & Parr 2003; Bertsekas' rollout algorithm). Goninkan's bot
 is hard to pass with PPO (docs/training.md); this improves on the bot directly:
