@@ -88,6 +88,7 @@ QUICK_FILES = frozenset(
         "goninkan/test_information.py",
         "goninkan/test_scoring.py",
         "goninkan/test_yoninkan.py",
+        "goninkan/test_yoninkan_improved.py",
         "interop/test_checkers.py",
         "interop/test_docs_interop.py",
         "interop/test_textarena.py",
