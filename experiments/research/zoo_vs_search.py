@@ -47,9 +47,7 @@ def match(game: str, simulations: int = 200, games: int = 4, seed: int = 0) -> T
     policies = [f"zoo={zoo}", f"search={search}"]
     seats = len(Tournament(game, policies, games=1, options=options).slots)
     lineup = ["search"] + ["zoo"] * (seats - 1)
-    return Tournament(
-        game, policies, games, options, "rotations", seed, [lineup], interval="bootstrap", resamples=2000
-    )
+    return Tournament(game, policies, games, options, "rotations", seed, [lineup], interval="bootstrap", resamples=2000)
 
 
 def report(tournament: Tournament, db: Path) -> str:
