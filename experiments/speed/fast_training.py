@@ -229,6 +229,18 @@ def table(rows: Sequence[GameFigures]) -> str:
     return "\n".join(lines)
 
 
+def fast_env_ids(parser: argparse.ArgumentParser, names: Sequence[str]) -> list[str]:
+    """The env ids of ``names``, each with a fast path; else the parser exits with one ``error:`` line."""
+    try:
+        games = [definition(game).env_id for game in names]
+    except ValueError as error:
+        parser.exit(2, f"error: {error}\n")
+    missing = [game for game in games if game not in fast_game_ids()]
+    if missing:
+        parser.exit(2, f"error: {missing} have no fast path; those that do: {sorted(fast_game_ids())}\n")
+    return games
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", nargs="+", default=sorted(fast_game_ids()), help="env ids (default: every fast game)")
@@ -237,15 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, help="write the figures here")
     p.add_argument("--config", type=Path, help="train_fast TOML config to run instead of the game's (one game only)")
     ns = p.parse_args(argv)
-    try:
-        games = [definition(game).env_id for game in ns.games]
-    except ValueError as error:
-        p.exit(2, f"error: {error}\n")
+    games = fast_env_ids(p, ns.games)
     if ns.config and len(games) != 1:
         p.exit(2, f"error: --config is one game's settings; name one game with --games, not {len(games)}\n")
-    missing = [game for game in games if game not in fast_game_ids()]
-    if missing:
-        p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(fast_game_ids())}\n")
     rows = []
     for game in games:
         try:  # a refused config (unreadable, bad TOML, a bad setting) is one line

@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from cardenvs.registry import definition, game_name
+from cardenvs.experiments.speed.fast_training import fast_env_ids
+from cardenvs.registry import game_name
 from cardenvs.vector import fast_game_ids
 
 GPU_NUM_GAMES = [2**12, 2**14]
@@ -138,13 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lock", type=Path, help="time under an exclusive lock of this file (processes sharing a GPU)")
     p.add_argument("--json", type=Path, help="write the figures here")
     ns = p.parse_args(argv)
-    try:
-        games = [definition(game).env_id for game in ns.games]
-    except ValueError as error:
-        p.exit(2, f"error: {error}\n")
-    missing = [game for game in games if game not in fast_game_ids()]
-    if missing:
-        p.exit(2, f"error: {missing} have no fast path; those that do: {sorted(fast_game_ids())}\n")
+    games = fast_env_ids(p, ns.games)
     bad = [n for n in ns.num_games if n < MINIBATCHES_PER_EPOCH]
     if bad:
         p.exit(2, f"error: --num-games must each be at least {MINIBATCHES_PER_EPOCH}, got {bad}\n")
