@@ -10,7 +10,6 @@ decisions trained on only, in a fresh random order each epoch."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import jax
@@ -18,10 +17,10 @@ import jax.numpy as jnp
 
 from cardenvs.experiments.train_fast.checkpoint import Resumable
 from cardenvs.experiments.train_fast.networks import ActorCritic, Mlp, masked_logits, sample
-from cardenvs.experiments.train_fast.rollout import Table, compile_iteration
-from cardenvs.experiments.train_fast.updates import fit, optimizer, with_learning_rate
+from cardenvs.experiments.train_fast.rollout import Table
+from cardenvs.experiments.train_fast.updates import fit, with_learning_rate
 
-__all__ = ["Program", "Steps", "TrainState", "compiled_iteration", "optimizer"]
+__all__ = ["Program", "Steps", "TrainState"]
 
 
 class TrainState(NamedTuple):
@@ -164,13 +163,3 @@ class Program(Table):
         stats.update(self.scores(steps.learner_reward, steps.done))
         return state, stats
 
-
-def compiled_iteration(
-    program: Program, state: TrainState, compiler_options: dict[str, Any] | None = None
-) -> Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]]:
-    """The iteration compiled once for ``state``'s shapes (``compiler_options``: XLA's, e.g. the tests' quick
-    compile)."""
-    compiled: Callable[[TrainState, jax.Array], tuple[TrainState, dict[str, jax.Array]]] = compile_iteration(
-        program.iteration, state, program.args, compiler_options
-    )
-    return compiled

@@ -82,8 +82,10 @@ def setup(args: FastTrainArgs, bots: Mapping[str, BotFactory] | None = None) -> 
     program = (Dmc if dmc else Program)(env, blocks, args, scale, context.num_players)
     key, init_key = jax.random.split(jax.random.PRNGKey(args.seed))
     sizes = (context.layout.size, context.actions.size, args.net_arch, args.activation)
-    model: ActorCritic | ActionValues = init_action_values(init_key, *sizes)
-    if not dmc:
+    model: ActorCritic | ActionValues
+    if dmc:
+        model = init_action_values(init_key, *sizes)
+    else:
         model = init_actor_critic(init_key, *sizes)
         if args.init_from:  # check_args refuses it with dmc
             weights = starting_weights(args.init_from, context, scale)
