@@ -125,35 +125,57 @@ def xla_gemm(rows: int, sizes: Sequence[int]) -> tuple[float, float]:
     return rates(lambda: jax.block_until_ready(products(xs, ws)), gemm_flops(rows, sizes))
 
 
+@dataclass
+class CompiledRun:
+    """A train_fast iteration compiled and called once (its warm-up), ready to time."""
+
+    args: Any
+    iterate: Callable[[Any, Any], tuple[Any, dict[str, Any]]]
+    state: Any
+    rate: Any
+    compile_s: float
+    """Building the program, compiling it and its first call, in seconds."""
+
+    def step(self) -> int:
+        """One more iteration; the learner decisions it made (reading them waits for it)."""
+        self.state, stats = self.iterate(self.state, self.rate)
+        return int(stats["learner_decisions"])
+
+
+def compiled_run(settings: dict[str, Any]) -> CompiledRun:
+    """Build ``experiments.train_fast``'s program of ``settings`` (no logs), compile its iteration and call it once."""
+    import jax
+    import jax.numpy as jnp
+
+    from cardenvs.experiments.train_fast.config import make_args
+    from cardenvs.experiments.train_fast.rollout import compile_iteration
+    from cardenvs.experiments.train_fast.trainer import setup
+
+    args = make_args({**settings, "progress": False, "tensorboard": False})
+    built = setup(args)
+    state = built.program.start(built.fresh)
+    rate = jnp.asarray(args.learning_rate, jnp.float32)
+    start = time.perf_counter()
+    iterate = compile_iteration(built.program.iteration, state, args, None)
+    state, stats = iterate(state, rate)
+    jax.block_until_ready(stats)
+    return CompiledRun(args, iterate, state, rate, time.perf_counter() - start)
+
+
 def fast_throughput(game: str, iterations: int, config: Path | None = None) -> tuple[float, float, float, float, Any]:
     """``experiments.train_fast``'s learner decisions per second (wall clock, and per CPU second of the process)
     over ``iterations`` iterations after the first, its compile time, the learner's share of env steps, and the
     settings (the game's config, or the TOML file ``config``)."""
-    import jax
-    import jax.numpy as jnp
-
-    from cardenvs.experiments.train_fast.config import default_config, load_toml, make_args
-    from cardenvs.experiments.train_fast.rollout import compile_iteration
-    from cardenvs.experiments.train_fast.trainer import setup
+    from cardenvs.experiments.train_fast.config import default_config, load_toml
 
     settings = load_toml(config) if config else default_config(game)
-    args = make_args({**settings, "game": game, "progress": False, "tensorboard": False})
-    built = setup(args)
-    run, program = built.fresh, built.program
-    state = program.start(run)
-    start = time.perf_counter()
-    iterate = compile_iteration(program.iteration, state, args, None)
-    rate = jnp.asarray(args.learning_rate, jnp.float32)
-    state, stats = iterate(state, rate)
-    jax.block_until_ready(stats)
-    compile_s = time.perf_counter() - start
+    run = compiled_run({**settings, "game": game})
     steps, start, cpu = 0, time.perf_counter(), time.process_time()
     for _ in range(iterations):
-        state, stats = iterate(state, rate)
-        steps += int(stats["learner_decisions"])
+        steps += run.step()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    share = steps / (iterations * args.num_games * args.rollout_steps)
-    return steps / seconds, steps / cpu, compile_s, share, args
+    share = steps / (iterations * run.args.num_games * run.args.rollout_steps)
+    return steps / seconds, steps / cpu, run.compile_s, share, run.args
 
 
 def sb3_throughput(fast_args: Any, steps: int) -> tuple[float, float]:

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from cardenvs.experiments.speed.fast_training import fast_env_ids
+from cardenvs.experiments.speed.fast_training import compiled_run, fast_env_ids
 from cardenvs.registry import game_name
 from cardenvs.vector import fast_game_ids
 
@@ -66,7 +66,7 @@ def exclusive(path: Path) -> Iterator[None]:
 
 
 def gpu_settings(game: str, num_games: int) -> dict[str, Any]:
-    """The game's config at ``num_games`` games, minibatches a quarter of the rollout, no logs."""
+    """The game's config at ``num_games`` games, minibatches a quarter of the rollout."""
     from cardenvs.experiments.train_fast.config import default_config
 
     settings = default_config(game)
@@ -76,44 +76,27 @@ def gpu_settings(game: str, num_games: int) -> dict[str, Any]:
         "game": game,
         "num_games": num_games,
         "minibatch_size": num_games * rollout // MINIBATCHES_PER_EPOCH,
-        "progress": False,
-        "tensorboard": False,
     }
 
 
 def measure(game: str, num_games: int, seconds: float, lock: Path | None) -> BatchFigures:
     """Compile the iteration of ``game`` at ``num_games`` games and time it (under ``lock`` if given)."""
     import jax
-    import jax.numpy as jnp
 
-    from cardenvs.experiments.train_fast.config import make_args
-    from cardenvs.experiments.train_fast.rollout import compile_iteration
-    from cardenvs.experiments.train_fast.trainer import setup
-
-    args = make_args(gpu_settings(game, num_games))
-    built = setup(args)
-    run, program = built.fresh, built.program
-    state = program.start(run)
-    rate = jnp.asarray(args.learning_rate, jnp.float32)
-    start = time.perf_counter()
-    iterate = compile_iteration(program.iteration, state, args, None)
-    state, stats = iterate(state, rate)
-    jax.block_until_ready(stats)
-    compile_s = time.perf_counter() - start
+    run = compiled_run(gpu_settings(game, num_games))
+    args = run.args
     with exclusive(lock) if lock else nullcontext():
-        state, stats = iterate(state, rate)  # one more untimed call, after any neighbour's timed run
-        jax.block_until_ready(stats)
+        run.step()  # one more untimed call, after any neighbour's timed run
         decisions, iterations, start = 0, 0, time.perf_counter()
         while iterations < 2 or time.perf_counter() - start < seconds:
-            state, stats = iterate(state, rate)
-            decisions += int(stats["learner_decisions"])  # waits for the iteration
+            decisions += run.step()
             iterations += 1
         elapsed = time.perf_counter() - start
     env_steps = iterations * args.num_games * args.rollout_steps
     device = jax.devices()[0]
     return BatchFigures(
         game, args.options, num_games, args.rollout_steps, args.minibatch_size, iterations, elapsed,
-        env_steps / elapsed, decisions / elapsed, compile_s, f"{device.platform}: {device.device_kind}",
+        env_steps / elapsed, decisions / elapsed, run.compile_s, f"{device.platform}: {device.device_kind}",
     )
 
 
