@@ -1,9 +1,9 @@
 """Trained networks as players: the player that plays loaded weights, by what the network scores.
 
 A network of actions plays as :class:`~agents.learned.weights.MlpPolicy`; a Zheng Shang You network of whole moves as
-the move-value agent of :mod:`agents.learned.move_values`; a Goninkan network of move advantages as the improved rule
-bot of :mod:`agents.learned.goninkan_advantage`. The ``ckpt:`` / ``ckpt-greedy:`` specs and the zoo load their players
-here.
+the move-value agent of :mod:`agents.learned.move_values`; a network of move advantages as the improved rule bot of
+:mod:`agents.learned.goninkan_advantage` (Goninkan, Yoninkan) or :mod:`agents.learned.zsy_advantage` (Zheng Shang
+You). The ``ckpt:`` / ``ckpt-greedy:`` specs and the zoo load their players here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.learned.goninkan_advantage import ImprovedKankeiPlayer, is_move_advantage_network
 from cardenvs.agents.learned.move_values import is_move_value_network, move_value_policy
 from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy, load_weights
+from cardenvs.agents.learned.zsy_advantage import ImprovedZsyPlayer
+from cardenvs.registry import game_name
 
 
 def checkpoint_policy(
@@ -27,6 +29,8 @@ def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | No
     a network that scores whole moves, the improved rule bot (deterministic too) for a network of move advantages."""
     if is_move_value_network(weights):
         return move_value_policy(context, weights, seed)
+    if is_move_advantage_network(weights) and game_name(context.env_id) == "zheng_shang_you":
+        return ImprovedZsyPlayer(context, weights, seed)
     if is_move_advantage_network(weights):
         return ImprovedKankeiPlayer(context, weights, seed)
     return MlpPolicy(context, weights, seed, greedy=greedy)

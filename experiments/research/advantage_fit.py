@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -29,30 +30,39 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.goninkan import DECISIONS
 from cardenvs.agents.learned.goninkan_advantage import FEATURES, MOVE_ADVANTAGES, MoveFeatures
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
+from cardenvs.agents.learned.zsy_advantage import AFTER, input_scale
 from cardenvs.experiments.research.mlp import mlp
+from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, load_move_rollouts
 from cardenvs.experiments.research.rollout_data import Rollouts, load_rollouts
 from cardenvs.registry import definition
+from cardenvs.zheng_shang_you.features import move_layout
 
 HUBER_DELTA = 1.0
 """Points of advantage beyond which the loss grows linearly."""
 BATCH_SIZE = 1024
+CHUNK = 65_536
+"""Rows per forward pass when the network scores a whole set."""
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
 
 
 @dataclass
 class MoveRows:
-    """The legal plays of the play decisions of some rollouts: one row each, grouped by decision."""
+    """The evaluated moves of some decisions: one row each, grouped by decision. A row's network input is its
+    decision's ``situations`` row (when there is one) followed by its own ``features``."""
 
     features: np.ndarray
     advantages: np.ndarray
     decision: np.ndarray
-    """Row index of the decision (in the rollouts) each row belongs to."""
+    """Index of the decision each row belongs to (its row of ``situations``)."""
     base_row: np.ndarray
     """For each row, the row of its decision's base play."""
+    situations: np.ndarray | None = None
+    """Per decision, the input shared by all its moves (Zheng Shang You's raw observation), or None."""
 
     @classmethod
     def of(cls, data: Rollouts) -> MoveRows:
+        """The card plays of Goninkan or Yoninkan rollouts, as :data:`FEATURES` rows."""
         env = cardenvs.make(data.game, **data.options)
         reader = MoveFeatures(PolicyContext.from_env(env))
         play = DECISIONS.index("play")
@@ -70,8 +80,25 @@ class MoveRows:
             rows += len(evaluated)
         return cls(*(np.concatenate(parts) for parts in (features, advantages, decisions, base_rows)))
 
+    @classmethod
+    def of_moves(cls, data: MoveRollouts) -> MoveRows:
+        """The evaluated moves of Zheng Shang You rollouts: the observation, then the move's own features."""
+        return cls(data.moves, data.advantages, data.decision, data.base[data.decision], data.observations)
+
     def __len__(self) -> int:
         return len(self.features)
+
+    @property
+    def width(self) -> int:
+        """Inputs per row."""
+        return self.features.shape[1] + (0 if self.situations is None else self.situations.shape[1])
+
+    def inputs(self, rows: np.ndarray | slice) -> np.ndarray:
+        """The raw float32 network inputs of ``rows``."""
+        own = self.features[rows].astype(np.float32)
+        if self.situations is None:
+            return own
+        return np.concatenate([self.situations[self.decision[rows]].astype(np.float32), own], axis=1)
 
     def choices(self, values: np.ndarray, margin: float) -> np.ndarray:
         """Per decision, the row the agent plays: the best-valued play if it beats the base by more than
@@ -93,30 +120,41 @@ def realised_gain(rows: MoveRows, values: np.ndarray, margin: float) -> dict[str
     }
 
 
-def values_of(net: Any, rows: MoveRows) -> np.ndarray:
+def values_of(net: Any, rows: MoveRows, scale: np.ndarray) -> np.ndarray:
+    """The network's value of every row, computed in chunks."""
     import torch
 
+    out = []
     with torch.no_grad():
-        return np.asarray(net(torch.as_tensor(rows.features)).squeeze(1).numpy())
+        for start in range(0, len(rows), CHUNK):
+            x = torch.as_tensor(rows.inputs(slice(start, start + CHUNK)) * scale)
+            out.append(net(x).squeeze(1).numpy())
+    return np.concatenate(out)
 
 
 def fit(
-    train: MoveRows, held: MoveRows, hidden: tuple[int, ...], epochs: int, learning_rate: float, seed: int
+    train: MoveRows,
+    held: MoveRows,
+    scale: np.ndarray,
+    hidden: tuple[int, ...],
+    epochs: int,
+    learning_rate: float,
+    seed: int,
 ) -> tuple[Any, list[float]]:
-    """Adam on the Huber loss of ``f(a) − f(base)`` (the rate falling linearly to 0); returns the network of the
-    epoch with the lowest held-out loss and that loss before and after every epoch."""
+    """Adam on the Huber loss of ``f(a) − f(base)`` (the rate falling linearly to 0) over inputs times ``scale``;
+    returns the network of the epoch with the lowest held-out loss and that loss before and after every epoch."""
     import torch
 
-    net = mlp(len(FEATURES), hidden, "relu", seed)
-    x, target = torch.as_tensor(train.features), torch.as_tensor(train.advantages)
-    held_x, held_target = torch.as_tensor(held.features), torch.as_tensor(held.advantages)
+    net = mlp(train.width, hidden, "relu", seed)
+    target = torch.as_tensor(train.advantages)
+    held_target = torch.as_tensor(held.advantages)
 
     def loss(values: Any, base: Any, rows: Any, wanted: Any) -> Any:
         return torch.nn.functional.huber_loss(values[rows] - values[base], wanted, delta=HUBER_DELTA)
 
     def held_out_loss() -> float:
-        with torch.no_grad():
-            return float(loss(net(held_x).squeeze(1), held.base_row, slice(None), held_target))
+        values = torch.as_tensor(values_of(net, held, scale))
+        return float(loss(values, held.base_row, slice(None), held_target))
 
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate)
     steps = epochs * -(-len(train) // BATCH_SIZE)
@@ -128,7 +166,7 @@ def fit(
         order = rng.permutation(len(train))
         for start in range(0, len(order), BATCH_SIZE):
             rows = order[start : start + BATCH_SIZE]
-            values = net(x[np.r_[rows, train.base_row[rows]]]).squeeze(1)
+            values = net(torch.as_tensor(train.inputs(np.r_[rows, train.base_row[rows]]) * scale)).squeeze(1)
             here = torch.arange(len(rows))
             batch_loss = loss(values, here + len(rows), here, target[rows])
             optimizer.zero_grad()
@@ -156,21 +194,28 @@ class FitSettings:
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     """Fit on ``folder``'s shards (the first ``held_out_shards`` held out) and write ``final.npz`` (its margin: the
     one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound), ``improve.json`` (returned) and
-    ``args.json``."""
-    shards = load_rollouts(folder)
+    ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's."""
+    by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
+    shards: Sequence[Rollouts | MoveRollouts] = load_move_rollouts(folder) if by_moves else load_rollouts(folder)
     if len(shards) <= settings.held_out_shards:
         raise ValueError(
             f"{folder} has {len(shards)} shards of rollouts; the fit holds out {settings.held_out_shards} and needs "
             "at least one more"
         )
     clock = time.perf_counter()
-    held_data, train_data = (
-        Rollouts.concatenate(part) for part in (shards[: settings.held_out_shards], shards[settings.held_out_shards :])
-    )
-    held, train = MoveRows.of(held_data), MoveRows.of(train_data)
+    parts = (shards[: settings.held_out_shards], shards[settings.held_out_shards :])
+    if by_moves:
+        held_data, train_data = (MoveRollouts.concatenate(part) for part in parts)  # type: ignore[arg-type]
+        held, train = MoveRows.of_moves(held_data), MoveRows.of_moves(train_data)
+    else:
+        held_data, train_data = (Rollouts.concatenate(part) for part in parts)  # type: ignore[arg-type,assignment]
+        held, train = MoveRows.of(held_data), MoveRows.of(train_data)  # type: ignore[arg-type]
+    context = PolicyContext.from_env(cardenvs.make(held_data.game, **held_data.options))
+    scale = input_scale(context) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
+    features = ["observation", *move_layout().features, *AFTER] if by_moves else list(FEATURES)
     hidden = tuple(int(size) for size in settings.hidden.split(","))
-    net, history = fit(train, held, hidden, settings.epochs, settings.learning_rate, settings.seed)
-    values = values_of(net, held)
+    net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)
+    values = values_of(net, held, scale)
     by_margin = {margin: realised_gain(held, values, margin) for margin in MARGINS}
     margin = max(MARGINS, key=lambda m: by_margin[m]["gain_per_decision"] - by_margin[m]["half_width"])
     meta = {
@@ -178,14 +223,15 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
         "margin": margin,
         "env_id": definition(held_data.game).env_id,
         "options": held_data.options,
-        "layout_hash": context_layout_hash(PolicyContext.from_env(cardenvs.make(held_data.game, **held_data.options))),
-        "features": list(FEATURES),
+        "layout_hash": context_layout_hash(context),
+        "features": features,
         "rollout_rounds": held_data.rounds + train_data.rounds,
     }
-    ActorWeights.from_torch(net, "relu", np.ones(len(FEATURES)), meta).save(folder / "final.npz")
+    ActorWeights.from_torch(net, "relu", scale, meta).save(folder / "final.npz")
     summary = {
         "settings": asdict(settings),
         "decisions": {"fitted": len(np.unique(train.decision)), "held_out": len(np.unique(held.decision))},
+        "rows": {"fitted": len(train), "held_out": len(held)},
         "rounds": {"fitted": train_data.rounds, "held_out": held_data.rounds},
         "held_out_loss": history,
         "held_out_by_margin": {str(m): result for m, result in by_margin.items()},

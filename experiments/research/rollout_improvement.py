@@ -48,26 +48,12 @@ from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
 from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.research.advantage_fit import FitSettings, improve
+from cardenvs.experiments.research.move_rollouts import GAMES as MOVE_GAMES
+from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, collect_moves
+from cardenvs.experiments.research.playout import play_out
 from cardenvs.experiments.research.rollout_data import Rollouts
 from cardenvs.experiments.tournament import parse_option
 from cardenvs.registry import game_name
-
-ROLLOUT_CAP = 10_000
-"""A rollout longer than this many decisions is an error (the rules end every Goninkan round far sooner)."""
-
-
-def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:
-    """Every seat's rewards from now to the end of the episode, the bots playing every seat (``world`` is used up)."""
-    returns = np.zeros(world.num_players)
-    for _ in range(ROLLOUT_CAP):
-        if world.is_terminal:
-            return returns
-        seat = world.current_player
-        world.apply(bots[seat].act({"observation": world.observation(seat), "action_mask": world.legal_mask()}))
-        paid = world.take_rewards()
-        if paid is not None:
-            returns += np.asarray(paid, dtype=float)
-    raise RuntimeError(f"a rollout did not end within {ROLLOUT_CAP} decisions")
 
 
 def advantages_at(
@@ -132,13 +118,18 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
     )
 
 
-def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts:
+def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts | MoveRollouts:
+    game, options, base, rounds, seed = job
+    if game_name(game) in MOVE_GAMES:
+        if base != f"{game_name(game)}/rule":
+            raise ValueError(f"{game} is rolled out move by move with its rule bot only, not {base}")
+        return collect_moves(game, options, rounds, seed)
     return collect(*job)
 
 
 def collect_in_parallel(
     game: str, options: dict[str, Any], base: str, rounds: int, seed: int, workers: int
-) -> Rollouts:
+) -> Rollouts | MoveRollouts:
     """:func:`collect` split over ``workers`` processes, each with its share of the rounds and its own seed."""
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
     shares = [rounds // workers + (i < rounds % workers) for i in range(workers)]
@@ -146,7 +137,10 @@ def collect_in_parallel(
     if workers == 1:
         return _collect_job(jobs[0])
     with ProcessPoolExecutor(workers) as pool:
-        return Rollouts.concatenate(list(pool.map(_collect_job, jobs)))
+        parts = list(pool.map(_collect_job, jobs))
+    if all(isinstance(part, MoveRollouts) for part in parts):
+        return MoveRollouts.concatenate(parts)  # type: ignore[arg-type]
+    return Rollouts.concatenate(parts)  # type: ignore[arg-type]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -184,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     clock = time.perf_counter()
     data = collect_in_parallel(args.game, dict(args.option), base, args.rounds, args.seed, args.workers)
-    path = data.save(args.out / f"rollouts_seed{args.seed}.npz")
+    prefix = SHARD_PREFIX if isinstance(data, MoveRollouts) else "rollouts_seed"
+    path = data.save(args.out / f"{prefix}{args.seed}.npz")
     summary = {"base": base, "rounds": data.rounds, "rows": len(data), "seconds": round(time.perf_counter() - clock, 1)}
     print(json.dumps(summary), "->", path)
 

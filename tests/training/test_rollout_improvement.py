@@ -205,7 +205,7 @@ def synthetic_rows(decisions: int, seed: int) -> MoveRows:
 
 def test_the_fit_finds_a_learnable_advantage_and_the_held_out_gain_measures_it() -> None:
     train, held = synthetic_rows(3000, seed=0), synthetic_rows(500, seed=1)
-    net, history = fit(train, held, hidden=(16,), epochs=4, learning_rate=1e-2, seed=0)
+    net, history = fit(train, held, np.ones(len(FEATURES), dtype=np.float32), (16,), 4, 1e-2, 0)
     assert history[-1] < history[0] / 10
     import torch
 

@@ -1,0 +1,124 @@
+"""Zheng Shang You plays improved by a learned advantage over the rule bot's own move.
+
+The same recipe as :mod:`agents.learned.goninkan_advantage`, for a game whose moves are whole combinations: a
+network scores ``f(observation, move)`` for every legal lead or follow (the pass included), from the raw observation,
+the move's features (:func:`cardenvs.zheng_shang_you.features.move_layout`) and a few features of the hand the move
+leaves (:data:`AFTER`); the agent (:class:`ImprovedZsyPlayer`) plays the rule bot's move unless another legal move
+scores more than ``margin`` above it, and leaves the exchange between deals to the bot. The network is fitted by
+:mod:`experiments.research.move_rollouts` and :mod:`experiments.research.advantage_fit` on the advantages of the
+moves in rolled-out worlds. Its checkpoint is the pickle-free actor format of :mod:`agents.learned.weights` with one
+output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and ``meta["layout_hash"]``; ``obs_scale`` covers
+the whole input row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
+from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
+from cardenvs.registry import game_name
+from cardenvs.wrappers import observation_scale
+from cardenvs.zheng_shang_you.actions import Pass
+from cardenvs.zheng_shang_you.combos import MAX_HAND, Combo
+from cardenvs.zheng_shang_you.features import move_layout, moves_features
+from cardenvs.zheng_shang_you.movegen import legal_combos
+from cardenvs.zheng_shang_you.ranks import TWO, to_bits, value_of
+
+AFTER = ("cards_left", "goes_out", "high_left", "ranks_left", "singles_left", "groups_left")
+"""Features of the hand a move leaves: cards, whether it is empty, 2s and jokers, distinct plain ranks, plain ranks
+held once, plain ranks held two or more times (each scaled to about ``[0, 1]``)."""
+
+
+def after_features(hand: Sequence[int], moves: Sequence[Hashable]) -> np.ndarray:
+    """One row of :data:`AFTER` per move, for a player holding the pick indices ``hand``."""
+    rows = np.zeros((len(moves), len(AFTER)), dtype=np.float32)
+    for row, move in zip(rows, moves, strict=True):
+        spent = set(move.cards) if isinstance(move, Combo) else set()
+        values = [value_of(p) for p in hand if p not in spent]
+        plain = np.bincount([v for v in values if v < TWO], minlength=TWO)
+        row[:] = (
+            len(values) / MAX_HAND,
+            not values,
+            sum(v >= TWO for v in values) / 6,
+            np.count_nonzero(plain) / TWO,
+            np.count_nonzero(plain == 1) / TWO,
+            np.count_nonzero(plain >= 2) / TWO,
+        )
+    return rows
+
+
+def move_inputs(vector: np.ndarray, hand: Sequence[int], moves: Sequence[Hashable]) -> np.ndarray:
+    """The network's raw input rows, one per move: the observation, the move's features, :data:`AFTER`."""
+    tail = np.concatenate([moves_features(moves), after_features(hand, moves)], axis=1)
+    head = np.broadcast_to(vector.astype(np.float32), (len(moves), vector.shape[0]))
+    return np.concatenate([head, tail], axis=1)
+
+
+def input_scale(context: PolicyContext) -> np.ndarray:
+    """``obs_scale`` of the network: the observation's own scale, then 1 for the move's features."""
+    extra = move_layout().size + len(AFTER)
+    return np.concatenate([observation_scale(context.layout), np.ones(extra, dtype=np.float32)])
+
+
+class ImprovedZsyPlayer(ZsyRuleBot):
+    """The rule bot, except in leads and follows where the network rates another legal move more than ``margin``
+    above the bot's (the margin is the checkpoint's, unless given)."""
+
+    name = "zheng_shang_you/improved"
+
+    def __init__(
+        self, context: PolicyContext, weights: ActorWeights, seed: int | None = None, margin: float | None = None
+    ):
+        check_fits(weights, context)
+        super().__init__(context, seed)
+        self.weights = weights
+        self.margin = float(weights.meta["margin"] if margin is None else margin)
+
+    def choose_lead(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo:
+        base = super().choose_lead(observation, hand)
+        move = self.improve(observation, hand, legal_combos(to_bits(hand), None, self.rules), base)
+        assert isinstance(move, Combo)
+        return move
+
+    def choose_follow(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo | None:
+        base = super().choose_follow(observation, hand) or Pass()
+        combos = legal_combos(to_bits(hand), self.combo_to_beat(observation), self.rules)
+        move = self.improve(observation, hand, [Pass(), *combos], base)
+        return move if isinstance(move, Combo) else None
+
+    def improve(
+        self, observation: Mapping[str, np.ndarray], hand: list[int], moves: Sequence[Hashable], base: Hashable
+    ) -> Hashable:
+        """The move of the largest value if it beats ``base``'s value by more than the margin, else ``base``."""
+        if len(moves) < 2:
+            return base
+        values = self.weights.outputs(move_inputs(observation["observation"], hand, moves))[:, 0]
+        best = int(np.argmax(values))
+        return moves[best] if values[best] - values[list(moves).index(base)] > self.margin else base
+
+
+def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
+    """Refuse a network fitted on another game or observation layout, or of another input size or margin-less."""
+    if game_name(context.env_id) != "zheng_shang_you":
+        raise ValueError(f"this move-advantage agent plays only zheng_shang_you, not {context.env_id}")
+    trained_on = str(weights.meta.get("env_id", ""))
+    here = context_layout_hash(context)
+    if game_name(trained_on) != "zheng_shang_you" or weights.meta.get("layout_hash") != here:
+        raise ValueError(
+            f"this move-advantage network was fitted on {trained_on or 'no named game'} with options "
+            f"{weights.meta.get('options')} (observation layout {weights.meta.get('layout_hash')}), but this env is "
+            f"{context.env_id} with {context.num_players} players (layout {here}): make the env it was fitted on"
+        )
+    expected = context.layout.size + move_layout().size + len(AFTER)
+    size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
+    if size != expected or weights.action[0].shape[0] != 1:
+        raise ValueError(
+            f"a Zheng Shang You move-advantage network takes {expected} inputs and gives 1 value; this one takes "
+            f"{size} and gives {weights.action[0].shape[0]}"
+        )
+    if "margin" not in weights.meta:
+        raise ValueError("a move-advantage checkpoint names its margin in meta['margin']; this one has none")

@@ -1,0 +1,214 @@
+"""Rollouts of whole moves for :mod:`experiments.research.rollout_improvement` in Zheng Shang You, whose plays take
+several sub-step actions (shape, top, one pick per card), so one action id is not one move.
+
+The rule bot plays every seat. At the start of each lead or follow with two or more legal moves (the pass included),
+the bot's own move and up to ``sample - 1`` others drawn at random are each played on a clone of the true state, and
+the deal is played out by the bot at every seat; the seat's return after each move minus its return after the bot's
+move is that move's advantage in this world (the bot draws nothing at random, so a move that changes nothing has
+advantage exactly 0). A lead can have hundreds of legal plays; the sample bounds the cost, and the fit sees every kind
+of move across many decisions.
+
+Shards are pickle-free ``moves_seed<seed>.npz``: one raw observation per decision, one row of
+:func:`agents.learned.zsy_advantage.move_inputs`'s tail (move features and :data:`~agents.learned.zsy_advantage.AFTER`)
+per evaluated move, with its decision and advantage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
+from cardenvs.agents.learned.zsy_advantage import after_features
+from cardenvs.core.engine import RulesEngine
+from cardenvs.experiments.research.playout import play_out
+from cardenvs.zheng_shang_you.actions import Pass, move_actions_from_start
+from cardenvs.zheng_shang_you.features import moves_features
+from cardenvs.zheng_shang_you.movegen import legal_combos
+from cardenvs.zheng_shang_you.ranks import to_bits
+
+GAMES = ("zheng_shang_you",)
+"""Games whose rollouts are collected move by move."""
+SAMPLE = 24
+"""Moves evaluated at most per decision (the bot's own among them)."""
+SHARD_PREFIX = "moves_seed"
+
+
+@dataclass
+class MoveRollouts:
+    """Decisions of the base bot with some legal moves' advantages in the world each decision was made in."""
+
+    observations: np.ndarray
+    """``(decisions, obs)`` float16 raw observation of the deciding seat."""
+    moves: np.ndarray
+    """``(rows, tail)`` float16: each evaluated move's features and the features of the hand it leaves."""
+    decision: np.ndarray
+    """Row index of each move's decision."""
+    advantages: np.ndarray
+    """Return after the move minus return after the bot's move, float32."""
+    base: np.ndarray
+    """``(decisions,)``: the row of the bot's own move."""
+    rounds: int
+    game: str
+    options: dict[str, Any]
+
+    def __len__(self) -> int:
+        return len(self.observations)
+
+    def save(self, path: Path) -> Path:
+        """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
+        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
+        rows = {name: getattr(self, name) for name in _ROWS}
+        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> MoveRollouts:
+        """Read a shard written by :meth:`save` (no pickle)."""
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(data["header"].tobytes())
+            return cls(**{name: data[name] for name in _ROWS}, **header)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[MoveRollouts]) -> MoveRollouts:
+        """One set of the rows of ``parts`` (all of one game and options), decision and base rows renumbered."""
+        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
+        if len(games) != 1:
+            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
+        decisions = np.cumsum([0] + [len(p) for p in parts])
+        rows = np.cumsum([0] + [len(p.moves) for p in parts])
+        return cls(
+            np.concatenate([p.observations for p in parts]),
+            np.concatenate([p.moves for p in parts]),
+            np.concatenate([p.decision + d for p, d in zip(parts, decisions, strict=False)]),
+            np.concatenate([p.advantages for p in parts]),
+            np.concatenate([p.base + r for p, r in zip(parts, rows, strict=False)]),
+            sum(p.rounds for p in parts),
+            parts[0].game,
+            parts[0].options,
+        )
+
+
+_ROWS = ("observations", "moves", "decision", "advantages", "base")
+
+
+def load_move_rollouts(folder: Path) -> list[MoveRollouts]:
+    """Every ``moves_seed*.npz`` shard of ``folder``, by seed."""
+    paths = sorted(folder.glob(f"{SHARD_PREFIX}*.npz"), key=lambda p: int(p.stem.removeprefix(SHARD_PREFIX)))
+    if not paths:
+        raise FileNotFoundError(f"no {SHARD_PREFIX}*.npz in {folder}: run the collect command into it first")
+    return [MoveRollouts.load(p) for p in paths]
+
+
+def legal_moves(bot: ZsyRuleBot, observation: dict[str, np.ndarray], hand: list[int], leading: bool) -> list[Hashable]:
+    """Every legal move of a lead (the combinations) or a follow (the pass, then the combinations)."""
+    if leading:
+        return list(legal_combos(to_bits(hand), None, bot.rules))
+    return [Pass(), *legal_combos(to_bits(hand), bot.combo_to_beat(observation), bot.rules)]
+
+
+def play_move(world: RulesEngine[Any], move: Hashable, leading: bool, seat: int) -> float:
+    """Apply every sub-step of ``move`` to ``world``; the reward ``seat`` was paid meanwhile."""
+    paid_total = 0.0
+    for action in move_actions_from_start(move, leading):  # type: ignore[arg-type]
+        world.apply(action)
+        paid = world.take_rewards()
+        if paid is not None:
+            paid_total += float(paid[seat])
+    return paid_total
+
+
+def collect_moves(game: str, options: dict[str, Any], rounds: int, seed: int, sample: int = SAMPLE) -> MoveRollouts:
+    """``rounds`` deals of the rule bot at every seat, each lead and follow with two or more legal moves evaluated
+    (see the module docstring)."""
+    env = cardenvs.make(game, **options)
+    env.reset(seed=seed)
+    context = PolicyContext.from_env(env)
+    seats = env.unwrapped.game.num_players
+    players = [ZsyRuleBot(context, seed + seat) for seat in range(seats)]
+    rollers = [ZsyRuleBot(context, seed + 100 + seat) for seat in range(seats)]
+    observations: list[np.ndarray] = []
+    tails: list[np.ndarray] = []
+    decisions: list[np.ndarray] = []
+    advantages: list[np.ndarray] = []
+    bases: list[int] = []
+    rows = 0
+    rng = np.random.default_rng(seed)
+    for _ in range(rounds):
+        env.reset(seed=int(rng.integers(2**31)))
+        table = env.unwrapped.game
+        table.take_rewards()
+        for bot in players:
+            bot.reset()
+        while not table.is_terminal:
+            seat, mask = table.current_player, table.legal_mask()
+            vector = table.observation(seat)
+            observation = {"observation": vector, "action_mask": mask}
+            mover = players[seat]
+            fresh = not (mover.plan and mask[mover.plan[0]])
+            action = mover.act(observation)
+            phase = int(np.argmax(mover.view(observation, "phase")))
+            if fresh and phase in (LEAD, FOLLOW):
+                hand = [int(p) for p in np.flatnonzero(mover.view(observation, "hand"))]
+                moves = legal_moves(mover, observation, hand, phase == LEAD)
+                if len(moves) > 1:
+                    base = _base_move(mover, moves, action, phase == LEAD)
+                    picked = _sample(moves, base, sample, rng)
+                    returns = np.array([_return_after(table, move, phase == LEAD, seat, rollers) for move in picked])
+                    observations.append(vector.astype(np.float16))
+                    tails.append(
+                        np.concatenate([moves_features(picked), after_features(hand, picked)], axis=1).astype(
+                            np.float16
+                        )
+                    )
+                    decisions.append(np.full(len(picked), len(observations) - 1))
+                    advantages.append((returns - returns[0]).astype(np.float32))
+                    bases.append(rows)
+                    rows += len(picked)
+            table.apply(action)
+            table.take_rewards()
+    return MoveRollouts(
+        np.asarray(observations),
+        np.concatenate(tails),
+        np.concatenate(decisions),
+        np.concatenate(advantages),
+        np.asarray(bases, dtype=np.int64),
+        rounds,
+        game,
+        options,
+    )
+
+
+def _base_move(bot: ZsyRuleBot, moves: list[Hashable], action: int, leading: bool) -> Hashable:
+    """The move the bot started with ``action`` (its plan holds the rest of the sub-steps)."""
+    planned = [action, *bot.plan]
+    for move in moves:
+        if move_actions_from_start(move, leading) == planned:  # type: ignore[arg-type]
+            return move
+    raise RuntimeError(f"the rule bot's actions {planned} are not one of the legal moves")
+
+
+def _sample(moves: list[Hashable], base: Hashable, sample: int, rng: np.random.Generator) -> list[Hashable]:
+    """``base`` first, then up to ``sample - 1`` other moves drawn without replacement."""
+    others = [m for m in moves if m != base]
+    if len(others) > sample - 1:
+        others = [others[i] for i in sorted(rng.choice(len(others), sample - 1, replace=False))]
+    return [base, *others]
+
+
+def _return_after(
+    table: RulesEngine[Any], move: Hashable, leading: bool, seat: int, bots: Sequence[ZsyRuleBot]
+) -> float:
+    """``seat``'s return to the end of the deal after playing ``move`` on a clone of ``table``, the bots on."""
+    for bot in bots:
+        bot.reset()
+    world = table.clone()
+    paid = play_move(world, move, leading, seat)
+    return paid + float(play_out(world, bots)[seat])
