@@ -82,7 +82,10 @@ ZOO: dict[str, dict[str, str]] = {
     "kyuuri": {"kyuuri/ppo_tuned": "zoo:kyuuri/ppo_tuned", "kyuuri/ppo": "zoo:kyuuri/ppo"},
     "goninkan": {"goninkan/improved": "zoo:goninkan/improved"},
     "yoninkan": {"yoninkan/improved": "zoo:yoninkan/improved", "yoninkan/ppo": "zoo:yoninkan/ppo"},
-    "zheng_shang_you": {"zheng_shang_you/ppo": "zoo:zheng_shang_you/ppo"},
+    "zheng_shang_you": {
+        "zheng_shang_you/improved": "zoo:zheng_shang_you/improved",
+        "zheng_shang_you/ppo": "zoo:zheng_shang_you/ppo",
+    },
 }
 """Game → zoo agent name → spec: the shipped zoo agents (:func:`agents.zoo.zoo_names`, strongest first) that the
 benchmark's leaderboards rank beside the bots (the strongest is also a gauntlet-v2 opponent). Left out:

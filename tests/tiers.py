@@ -118,6 +118,7 @@ QUICK_FILES = frozenset(
         "tournament/test_boundaries_and_strata.py",
         "tournament/test_cli_errors.py",
         "tournament/test_coverage.py",
+        "tournament/test_blas_threads.py",
         "tournament/test_faults.py",
         "tournament/test_fingerprints.py",
         "tournament/test_metrics.py",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from cardenvs.agents.tournament.blas import one_blas_thread
 from cardenvs.agents.tournament.faults import Fault, GameFault
 from cardenvs.agents.tournament.schedule import Job
 from cardenvs.agents.tournament.worker import GamePlayer, GameRecord, GameSetup
@@ -63,6 +64,7 @@ def _serve(setup: GameSetup, conn: Connection, cells: Any) -> None:
     """A worker's life: play the chunks the parent sends (``None``: stop); report each game or the first fault."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     _die_with_parent()
+    one_blas_thread()  # the workers fill the cores; BLAS threads of their own would only spin against each other
     parent = multiprocessing.parent_process()
     try:
         player = GamePlayer(setup, clock=SharedMoveClock(cells))

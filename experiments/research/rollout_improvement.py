@@ -1,7 +1,8 @@
 """One step of policy iteration on a rule bot: roll out every legal move, learn the advantages, play the best.
 
-Produced: the zoo's ``goninkan/improved`` and ``yoninkan/improved`` agents (``agents/zoo/<game>/improved.npz``);
-reported in docs/training.md, section "Beyond PPO: one step of policy iteration on the bot (Goninkan)".
+Produced: the zoo's ``goninkan/improved``, ``yoninkan/improved`` and ``zheng_shang_you/improved`` agents
+(``agents/zoo/<game>/improved.npz``); reported in docs/training.md, section "Beyond PPO: one step of policy iteration
+on the bot (Goninkan)".
 
 Approximate policy iteration with rollouts (Lagoudakis & Parr 2003; Bertsekas' rollout algorithm). Goninkan's bot
 is hard to pass with PPO (docs/training.md); this improves on the bot directly:
@@ -28,7 +29,15 @@ whether the result beats the bot is measured in tournaments.
 
 Each ``collect`` writes one shard, ``rollouts_seed<seed>.npz`` (pickle-free, :mod:`experiments.research.rollout_data`);
 ``fit`` reads every shard of the folder, holds out the first ones, and writes ``final.npz`` (``ckpt:`` and ``zoo:``
-specs play it), ``improve.json`` (the held-out gains) and ``args.json``.
+specs play it), ``improve.json`` (the held-out gains) and ``args.json``. Zheng Shang You's plays take several
+sub-step actions, so its rollouts are of whole moves, with a sample of a lead's many plays
+(:mod:`experiments.research.move_rollouts`, shards ``moves_seed<seed>.npz``), and its network reads the observation
+with each move's features (:mod:`agents.learned.zsy_advantage`):
+
+    python -m cardenvs.experiments.research.rollout_improvement collect --game zheng_shang_you-v0 \
+        --option num_players=4 --option episode=deal --rounds 250 --seed 0 --out runs/zsy
+    python -m cardenvs.experiments.research.rollout_improvement fit runs/zsy --hidden 128,128 --epochs 4 \
+        --learning-rate 3e-4
 """
 
 from __future__ import annotations
