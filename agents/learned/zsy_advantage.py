@@ -58,6 +58,16 @@ def move_inputs(vector: np.ndarray, hand: Sequence[int], moves: Sequence[Hashabl
     return np.concatenate([head, tail], axis=1)
 
 
+def legal_moves(
+    bot: ZsyRuleBot, observation: Mapping[str, np.ndarray], hand: list[int], leading: bool
+) -> list[Hashable]:
+    """Every legal move of a lead (the combinations) or a follow (the pass, then the combinations), as ``bot``
+    reads the table."""
+    if leading:
+        return list(legal_combos(to_bits(hand), None, bot.rules))
+    return [Pass(), *legal_combos(to_bits(hand), bot.combo_to_beat(observation), bot.rules)]
+
+
 def input_scale(context: PolicyContext) -> np.ndarray:
     """``obs_scale`` of the network: the observation's own scale, then 1 for the move's features."""
     extra = move_layout().size + len(AFTER)
@@ -80,14 +90,13 @@ class ImprovedZsyPlayer(ZsyRuleBot):
 
     def choose_lead(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo:
         base = super().choose_lead(observation, hand)
-        move = self.improve(observation, hand, legal_combos(to_bits(hand), None, self.rules), base)
+        move = self.improve(observation, hand, legal_moves(self, observation, hand, leading=True), base)
         assert isinstance(move, Combo)
         return move
 
     def choose_follow(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo | None:
         base = super().choose_follow(observation, hand) or Pass()
-        combos = legal_combos(to_bits(hand), self.combo_to_beat(observation), self.rules)
-        move = self.improve(observation, hand, [Pass(), *combos], base)
+        move = self.improve(observation, hand, legal_moves(self, observation, hand, leading=False), base)
         return move if isinstance(move, Combo) else None
 
     def improve(

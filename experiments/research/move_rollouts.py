@@ -26,13 +26,12 @@ import numpy as np
 import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
-from cardenvs.agents.learned.zsy_advantage import after_features
+from cardenvs.agents.learned.zsy_advantage import after_features, legal_moves
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.research.playout import play_out
-from cardenvs.zheng_shang_you.actions import Pass, move_actions_from_start
+from cardenvs.experiments.research.rollout_data import load_shard, save_shard
+from cardenvs.zheng_shang_you.actions import move_actions_from_start
 from cardenvs.zheng_shang_you.features import moves_features
-from cardenvs.zheng_shang_you.movegen import legal_combos
-from cardenvs.zheng_shang_you.ranks import to_bits
 
 GAMES = ("zheng_shang_you",)
 """Games whose rollouts are collected move by move."""
@@ -64,17 +63,12 @@ class MoveRollouts:
 
     def save(self, path: Path) -> Path:
         """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
-        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
-        rows = {name: getattr(self, name) for name in _ROWS}
-        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
-        return path
+        return save_shard(path, self, _ROWS)
 
     @classmethod
     def load(cls, path: Path) -> MoveRollouts:
         """Read a shard written by :meth:`save` (no pickle)."""
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(data["header"].tobytes())
-            return cls(**{name: data[name] for name in _ROWS}, **header)
+        return cls(**load_shard(path, _ROWS))
 
     @classmethod
     def concatenate(cls, parts: Sequence[MoveRollouts]) -> MoveRollouts:
@@ -105,13 +99,6 @@ def load_move_rollouts(folder: Path) -> list[MoveRollouts]:
     if not paths:
         raise FileNotFoundError(f"no {SHARD_PREFIX}*.npz in {folder}: run the collect command into it first")
     return [MoveRollouts.load(p) for p in paths]
-
-
-def legal_moves(bot: ZsyRuleBot, observation: dict[str, np.ndarray], hand: list[int], leading: bool) -> list[Hashable]:
-    """Every legal move of a lead (the combinations) or a follow (the pass, then the combinations)."""
-    if leading:
-        return list(legal_combos(to_bits(hand), None, bot.rules))
-    return [Pass(), *legal_combos(to_bits(hand), bot.combo_to_beat(observation), bot.rules)]
 
 
 def play_move(world: RulesEngine[Any], move: Hashable, leading: bool, seat: int) -> float:

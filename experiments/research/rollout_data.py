@@ -33,17 +33,12 @@ class Rollouts:
 
     def save(self, path: Path) -> Path:
         """Write the rows as ``.npz`` (no pickle; the game and options as a JSON header)."""
-        header = json.dumps({"rounds": self.rounds, "game": self.game, "options": self.options}).encode()
-        rows = {name: getattr(self, name) for name in _ROWS}
-        np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **rows)
-        return path
+        return save_shard(path, self, _ROWS)
 
     @classmethod
     def load(cls, path: Path) -> Rollouts:
         """Read a shard written by :meth:`save` (no pickle)."""
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(data["header"].tobytes())
-            return cls(**{name: data[name] for name in _ROWS}, **header)
+        return cls(**load_shard(path, _ROWS))
 
     @classmethod
     def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
@@ -56,6 +51,21 @@ class Rollouts:
 
 
 _ROWS = ("observations", "masks", "base_actions", "advantages")
+
+
+def save_shard(path: Path, shard: Any, rows: Sequence[str]) -> Path:
+    """Write ``shard``'s arrays named ``rows`` as ``.npz`` (no pickle), its rounds, game and options as a JSON
+    header."""
+    header = json.dumps({"rounds": shard.rounds, "game": shard.game, "options": shard.options}).encode()
+    arrays = {name: getattr(shard, name) for name in rows}
+    np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **arrays)
+    return path
+
+
+def load_shard(path: Path, rows: Sequence[str]) -> dict[str, Any]:
+    """The arrays named ``rows`` and the header's fields of a shard written by :func:`save_shard` (no pickle)."""
+    with np.load(path, allow_pickle=False) as data:
+        return {**{name: data[name] for name in rows}, **json.loads(data["header"].tobytes())}
 
 
 def load_rollouts(folder: Path) -> list[Rollouts]:
