@@ -83,6 +83,8 @@ def test_demo_trains_and_reports(tmp_path: Path) -> None:
             "1024",
             "--games",
             "12",
+            "--duel-games",
+            "12",
             "--workers",
             "1",
             "--out",
@@ -97,6 +99,9 @@ def test_demo_trains_and_reports(tmp_path: Path) -> None:
         assert any(line.startswith(label + " ") for line in out.splitlines()), out
     assert (tmp_path / "train" / "final.zip").exists()
     assert (tmp_path / "tournament" / "tournament-report.md").exists()
+    assert "Head to head: 12 duplicate-deal games of the zoo agent against the rule bot" in out
+    assert any(line.startswith("zoo − rule, mean score per seat: ") for line in out.splitlines()), out
+    assert (tmp_path / "head_to_head" / "tournament.sqlite").exists()
 
 
 RESEARCH = Path(__file__).resolve().parents[1] / "experiments" / "research"
