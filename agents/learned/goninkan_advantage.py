@@ -139,6 +139,12 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     input size."""
     if game_name(context.env_id) not in GAMES:
         raise ValueError(f"move-advantage agents play only {GAMES}, not {context.env_id}")
+    check_fitted(weights, context, len(FEATURES))
+
+
+def check_fitted(weights: ActorWeights, context: PolicyContext, inputs: int) -> None:
+    """The checks every move-advantage player makes of its checkpoint: fitted on this game and observation layout,
+    ``inputs`` inputs and one output, and a margin."""
     trained_on = str(weights.meta.get("env_id", ""))
     if game_name(trained_on) != game_name(context.env_id):
         raise ValueError(
@@ -152,10 +158,10 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
             f"{context.num_players} players (layout {here}): make the env it was fitted on"
         )
     size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
-    if size != len(FEATURES) or weights.action[0].shape[0] != 1:
+    if size != inputs or weights.action[0].shape[0] != 1:
         raise ValueError(
-            f"a move-advantage network takes {len(FEATURES)} features and gives 1 value; this one takes {size} and "
-            f"gives {weights.action[0].shape[0]} (trained on {weights.meta.get('env_id')})"
+            f"a move-advantage network for {context.env_id} takes {inputs} features and gives 1 value; this one "
+            f"takes {size} and gives {weights.action[0].shape[0]} (trained on {weights.meta.get('env_id')})"
         )
     if "margin" not in weights.meta:
         raise ValueError("a move-advantage checkpoint names its margin in meta['margin']; this one has none")

@@ -19,7 +19,8 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
-from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
+from cardenvs.agents.learned.goninkan_advantage import check_fitted
+from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.registry import game_name
 from cardenvs.wrappers import observation_scale
 from cardenvs.zheng_shang_you.actions import Pass
@@ -114,20 +115,4 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     """Refuse a network fitted on another game or observation layout, or of another input size or margin-less."""
     if game_name(context.env_id) != "zheng_shang_you":
         raise ValueError(f"this move-advantage agent plays only zheng_shang_you, not {context.env_id}")
-    trained_on = str(weights.meta.get("env_id", ""))
-    here = context_layout_hash(context)
-    if game_name(trained_on) != "zheng_shang_you" or weights.meta.get("layout_hash") != here:
-        raise ValueError(
-            f"this move-advantage network was fitted on {trained_on or 'no named game'} with options "
-            f"{weights.meta.get('options')} (observation layout {weights.meta.get('layout_hash')}), but this env is "
-            f"{context.env_id} with {context.num_players} players (layout {here}): make the env it was fitted on"
-        )
-    expected = context.layout.size + move_layout().size + len(AFTER)
-    size = weights.hidden[0][0].shape[1] if weights.hidden else weights.action[0].shape[1]
-    if size != expected or weights.action[0].shape[0] != 1:
-        raise ValueError(
-            f"a Zheng Shang You move-advantage network takes {expected} inputs and gives 1 value; this one takes "
-            f"{size} and gives {weights.action[0].shape[0]}"
-        )
-    if "margin" not in weights.meta:
-        raise ValueError("a move-advantage checkpoint names its margin in meta['margin']; this one has none")
+    check_fitted(weights, context, context.layout.size + move_layout().size + len(AFTER))
