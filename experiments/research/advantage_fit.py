@@ -18,10 +18,10 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -42,6 +42,7 @@ HUBER_DELTA = 1.0
 BATCH_SIZE = 1024
 CHUNK = 65_536
 """Rows per forward pass when the network scores a whole set."""
+Shard = TypeVar("Shard", Rollouts, MoveRollouts)
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
 
@@ -196,20 +197,17 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound), ``improve.json`` (returned) and
     ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's."""
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
-    shards: Sequence[Rollouts | MoveRollouts] = load_move_rollouts(folder) if by_moves else load_rollouts(folder)
-    if len(shards) <= settings.held_out_shards:
-        raise ValueError(
-            f"{folder} has {len(shards)} shards of rollouts; the fit holds out {settings.held_out_shards} and needs "
-            "at least one more"
-        )
+    held_data: Rollouts | MoveRollouts
+    train_data: Rollouts | MoveRollouts
     clock = time.perf_counter()
-    parts = (shards[: settings.held_out_shards], shards[settings.held_out_shards :])
     if by_moves:
-        held_data, train_data = (MoveRollouts.concatenate(part) for part in parts)  # type: ignore[arg-type]
-        held, train = MoveRows.of_moves(held_data), MoveRows.of_moves(train_data)
+        held_moves, train_moves = _split(folder, load_move_rollouts(folder), settings, MoveRollouts.concatenate)
+        held, train = MoveRows.of_moves(held_moves), MoveRows.of_moves(train_moves)
+        held_data, train_data = held_moves, train_moves
     else:
-        held_data, train_data = (Rollouts.concatenate(part) for part in parts)  # type: ignore[arg-type,assignment]
-        held, train = MoveRows.of(held_data), MoveRows.of(train_data)  # type: ignore[arg-type]
+        held_plays, train_plays = _split(folder, load_rollouts(folder), settings, Rollouts.concatenate)
+        held, train = MoveRows.of(held_plays), MoveRows.of(train_plays)
+        held_data, train_data = held_plays, train_plays
     context = PolicyContext.from_env(cardenvs.make(held_data.game, **held_data.options))
     scale = input_scale(context) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
     features = ["observation", *move_layout().features, *AFTER] if by_moves else list(FEATURES)
@@ -241,3 +239,15 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     (folder / "improve.json").write_text(json.dumps(summary, indent=1))
     (folder / "args.json").write_text(json.dumps({"game": held_data.game, "options": held_data.options}, indent=1))
     return summary
+
+
+def _split(
+    folder: Path, shards: Sequence[Shard], settings: FitSettings, join: Callable[[Sequence[Shard]], Shard]
+) -> tuple[Shard, Shard]:
+    """The held-out shards (the first ``settings.held_out_shards``) and the fitted ones, each joined into one."""
+    if len(shards) <= settings.held_out_shards:
+        raise ValueError(
+            f"{folder} has {len(shards)} shards of rollouts; the fit holds out {settings.held_out_shards} and needs "
+            "at least one more"
+        )
+    return join(shards[: settings.held_out_shards]), join(shards[settings.held_out_shards :])
