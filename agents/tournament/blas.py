@@ -1,12 +1,12 @@
 """One BLAS thread in each tournament worker.
 
-NumPy's OpenBLAS starts a thread per core in every process. Tournament workers already fill the cores, one process
-each, and the networks they evaluate multiply small matrices, so each worker's extra BLAS threads only spin against
-the other workers': with 2 workers on 2 cores, 4,800 Zheng Shang You games of a 128-128 network agent against the
-rule bot (``experiments.training_results``) took 12.5 minutes, and 56 seconds, with the same result, with one BLAS
-thread each. A forked worker inherits an OpenBLAS already
-started, so setting ``OPENBLAS_NUM_THREADS`` there is too late; :func:`one_blas_thread` asks every OpenBLAS loaded in
-the process to use one thread, through the library's own setter.
+NumPy's OpenBLAS (and SciPy's) starts a thread per core in every process. Tournament workers already fill the cores,
+one process each, and the networks they evaluate multiply small matrices, so each worker's extra BLAS threads only
+spin against the other workers': with 2 workers on 2 cores, 4,800 Zheng Shang You games of a 128-128 network agent
+against the rule bot (``experiments.training_results``) took 12.5 minutes, and 56 seconds, with the same result, with
+one BLAS thread each. A forked worker inherits an OpenBLAS already started, so setting ``OPENBLAS_NUM_THREADS`` there
+is too late; :func:`one_blas_thread` asks every OpenBLAS loaded in the process to use one thread, through the
+library's own setter.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from cardenvs.agents.base import Policy
 from cardenvs.core.engine import RulesEngine
 
 ROLLOUT_CAP = 10_000
-"""A rollout longer than this many decisions is an error (the rules end every Goninkan round far sooner)."""
+"""A rollout longer than this many decisions is an error (the rules end every Goninkan round and Zheng Shang You deal
+far sooner; the engines have no turn limit of their own, the env's truncation lives in its AEC wrapper)."""
 
 
 def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:

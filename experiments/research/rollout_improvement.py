@@ -36,7 +36,7 @@ with each move's features (:mod:`agents.learned.zsy_advantage`):
 
     python -m cardenvs.experiments.research.rollout_improvement collect --game zheng_shang_you-v0 \
         --option num_players=4 --option episode=deal --rounds 250 --seed 0 --out runs/zsy
-    python -m cardenvs.experiments.research.rollout_improvement fit runs/zsy --hidden 128,128 --epochs 4 \
+    python -m cardenvs.experiments.research.rollout_improvement fit runs/zsy --hidden 128,128 --epochs 1 \
         --learning-rate 3e-4
 """
 
