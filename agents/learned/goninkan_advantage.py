@@ -8,11 +8,15 @@ approximate policy iteration on the bot. Its checkpoint is the pickle-free actor
 :mod:`agents.learned.weights` with one output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and
 ``meta["layout_hash"]`` (the env it was fitted on); the input is :data:`FEATURES` (no observation scaling: every
 feature is already in ``[0, 1]``). The player is deterministic: a sampling ``ckpt:`` spec plays it greedily too.
+
+A second step of policy iteration is fitted on rollouts of a first-step agent; its checkpoint names that agent in
+``meta["base"]`` (a ``zoo:`` spec, :data:`BASE_KEY`), and the player applies the steps in order
+(:func:`stepped_choice`): each moves from the play chosen so far to its own best where that clears its margin.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -23,6 +27,8 @@ from cardenvs.registry import game_name
 
 MOVE_ADVANTAGES = "move-advantages"
 """``meta["kind"]`` of a move-advantage network's checkpoint."""
+BASE_KEY = "base"
+"""``meta[BASE_KEY]``: the ``zoo:`` agent a later step of policy iteration improves on (absent: the rule bot)."""
 GAMES = ("goninkan", "yoninkan")
 SITUATION = (
     "leading", "trick_index", "me_kankei", "me_mukan", "side_unknown", "partner_winning", "other_winning",
@@ -109,29 +115,58 @@ def is_move_advantage_network(weights: ActorWeights) -> bool:
     return weights.meta.get("kind") == MOVE_ADVANTAGES
 
 
+def stepped_choice(steps: Sequence[tuple[ActorWeights, float]], inputs: np.ndarray, base: int) -> int:
+    """The row of ``inputs`` (one per legal move) played: from ``base``'s row, each ``(network, margin)`` step in
+    order moves to its best-valued row where that beats the row chosen so far by more than its margin."""
+    chosen = base
+    for weights, margin in steps:
+        values = weights.outputs(inputs)[:, 0]
+        best = int(np.argmax(values))
+        if values[best] - values[chosen] > margin:
+            chosen = best
+    return chosen
+
+
+def checked_steps(
+    context: PolicyContext,
+    weights: ActorWeights,
+    margin: float | None,
+    earlier: Sequence[ActorWeights],
+    check: Callable[[ActorWeights, PolicyContext], None],
+) -> list[tuple[ActorWeights, float]]:
+    """The ``(network, margin)`` steps of a player: ``earlier`` networks at their own margins, then ``weights`` at
+    ``margin`` (its checkpoint's if ``None``); ``check`` refuses any that does not fit the game."""
+    for step in (*earlier, weights):
+        check(step, context)
+    steps = [(step, float(step.meta["margin"])) for step in earlier]
+    return [*steps, (weights, float(weights.meta["margin"] if margin is None else margin))]
+
+
 class ImprovedKankeiPlayer(MoveFeatures):
     """The rule bot, except in card play where the network rates another legal play more than ``margin`` above
-    the bot's (the margin is the checkpoint's, unless given). Its name is its game's: ``goninkan/improved`` or
-    ``yoninkan/improved``."""
+    the bot's (the margin is the checkpoint's, unless given); with ``earlier`` steps (a later step of policy
+    iteration), the earlier networks move first (:func:`stepped_choice`). Its name is its game's:
+    ``goninkan/improved`` or ``yoninkan/improved``."""
 
     def __init__(
-        self, context: PolicyContext, weights: ActorWeights, seed: int | None = None, margin: float | None = None
+        self,
+        context: PolicyContext,
+        weights: ActorWeights,
+        seed: int | None = None,
+        margin: float | None = None,
+        earlier: Sequence[ActorWeights] = (),
     ):
-        check_fits(weights, context)
+        self.steps = checked_steps(context, weights, margin, earlier, check_fits)
         super().__init__(context, seed)
         self.name = f"{game_name(context.env_id)}/improved"
-        self.weights = weights
-        self.margin = float(weights.meta["margin"] if margin is None else margin)
 
     def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         base = super().decide(observation)
         legal = np.flatnonzero(observation["action_mask"])
         if DECISIONS[int(np.argmax(self.view(observation, "decision")))] != "play" or len(legal) < 2:
             return base
-        values = self.weights.outputs(self.features(observation["observation"], legal))[:, 0]
-        best = int(np.argmax(values))
-        gain = values[best] - values[int(np.flatnonzero(legal == base)[0])]
-        return int(legal[best]) if gain > self.margin else base
+        inputs = self.features(observation["observation"], legal)
+        return int(legal[stepped_choice(self.steps, inputs, int(np.flatnonzero(legal == base)[0]))])
 
 
 def check_fits(weights: ActorWeights, context: PolicyContext) -> None:

@@ -8,8 +8,11 @@ You). The ``ckpt:`` / ``ckpt-greedy:`` specs and the zoo load their players here
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.learned.goninkan_advantage import ImprovedKankeiPlayer, is_move_advantage_network
+from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, ImprovedKankeiPlayer, is_move_advantage_network
 from cardenvs.agents.learned.move_values import is_move_value_network, move_value_policy
 from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy, load_weights
 from cardenvs.agents.learned.zsy_advantage import ImprovedZsyPlayer
@@ -30,7 +33,32 @@ def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | No
     if is_move_value_network(weights):
         return move_value_policy(context, weights, seed)
     if is_move_advantage_network(weights) and game_name(context.env_id) == "zheng_shang_you":
-        return ImprovedZsyPlayer(context, weights, seed)
+        return ImprovedZsyPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context))
     if is_move_advantage_network(weights):
-        return ImprovedKankeiPlayer(context, weights, seed)
+        return ImprovedKankeiPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context))
     return MlpPolicy(context, weights, seed, greedy=greedy)
+
+
+MAX_STEPS = 8
+"""Steps of policy iteration a move-advantage agent may chain (a guard against a zoo agent naming itself)."""
+
+
+def earlier_steps(meta: Mapping[str, Any], context: PolicyContext) -> list[ActorWeights]:
+    """The networks of the steps a move-advantage checkpoint improves on, first step first: its ``meta["base"]``
+    names a ``zoo:`` agent, whose own checkpoint may name another (no base: the rule bot). Only shipped agents
+    can be named, so a checkpoint from elsewhere cannot make this read any other file."""
+    from cardenvs.agents.zoo import PREFIX, checked_zoo_weights  # the zoo plays its own agents through this module
+
+    steps: list[ActorWeights] = []
+    while BASE_KEY in meta:
+        base = meta[BASE_KEY]
+        if not isinstance(base, str) or not base.startswith(PREFIX):
+            raise ValueError(f"meta[{BASE_KEY!r}] of a move-advantage checkpoint names a zoo: agent, not {base!r}")
+        if len(steps) + 1 >= MAX_STEPS:
+            raise ValueError(f"a move-advantage agent chains at most {MAX_STEPS} steps; {base} goes past that")
+        _, earlier = checked_zoo_weights(base.removeprefix(PREFIX), context)
+        if not is_move_advantage_network(earlier):
+            raise ValueError(f"{base}, the base of this move-advantage checkpoint, is not a move-advantage agent")
+        steps.insert(0, earlier)
+        meta = earlier.meta
+    return steps

@@ -8,7 +8,8 @@ scores more than ``margin`` above it, and leaves the exchange between deals to t
 :mod:`experiments.research.move_rollouts` and :mod:`experiments.research.advantage_fit` on the advantages of the
 moves in rolled-out worlds. Its checkpoint is the pickle-free actor format of :mod:`agents.learned.weights` with one
 output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and ``meta["layout_hash"]``; ``obs_scale`` covers
-the whole input row.
+the whole input row. A later step of policy iteration names the agent it improves on in ``meta["base"]``, as in
+Goninkan.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
-from cardenvs.agents.learned.goninkan_advantage import check_fitted
+from cardenvs.agents.learned.goninkan_advantage import check_fitted, checked_steps, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.registry import game_name
 from cardenvs.wrappers import observation_scale
@@ -77,17 +78,21 @@ def input_scale(context: PolicyContext) -> np.ndarray:
 
 class ImprovedZsyPlayer(ZsyRuleBot):
     """The rule bot, except in leads and follows where the network rates another legal move more than ``margin``
-    above the bot's (the margin is the checkpoint's, unless given)."""
+    above the bot's (the margin is the checkpoint's, unless given); with ``earlier`` steps (a later step of policy
+    iteration), the earlier networks move first (:func:`~agents.learned.goninkan_advantage.stepped_choice`)."""
 
     name = "zheng_shang_you/improved"
 
     def __init__(
-        self, context: PolicyContext, weights: ActorWeights, seed: int | None = None, margin: float | None = None
+        self,
+        context: PolicyContext,
+        weights: ActorWeights,
+        seed: int | None = None,
+        margin: float | None = None,
+        earlier: Sequence[ActorWeights] = (),
     ):
-        check_fits(weights, context)
+        self.steps = checked_steps(context, weights, margin, earlier, check_fits)
         super().__init__(context, seed)
-        self.weights = weights
-        self.margin = float(weights.meta["margin"] if margin is None else margin)
 
     def choose_lead(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo:
         base = super().choose_lead(observation, hand)
@@ -103,12 +108,12 @@ class ImprovedZsyPlayer(ZsyRuleBot):
     def improve(
         self, observation: Mapping[str, np.ndarray], hand: list[int], moves: Sequence[Hashable], base: Hashable
     ) -> Hashable:
-        """The move of the largest value if it beats ``base``'s value by more than the margin, else ``base``."""
+        """The move of the largest value if it beats ``base``'s value by more than the margin, else ``base`` (step
+        by step where there are several)."""
         if len(moves) < 2:
             return base
-        values = self.weights.outputs(move_inputs(observation["observation"], hand, moves))[:, 0]
-        best = int(np.argmax(values))
-        return moves[best] if values[best] - values[list(moves).index(base)] > self.margin else base
+        inputs = move_inputs(observation["observation"], hand, moves)
+        return moves[stepped_choice(self.steps, inputs, list(moves).index(base))]
 
 
 def check_fits(weights: ActorWeights, context: PolicyContext) -> None:

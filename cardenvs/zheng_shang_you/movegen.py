@@ -3,11 +3,13 @@
 The generator enumerates directly by shape (sets: naturals × wilds; sequences: one natural or a joker per
 rank; set sequences: naturals per rank, then the 2s and jokers that fill the gaps), so it never looks at a
 card subset that cannot work. Tests check it against the brute-force :func:`~.combos.interpretations`
-and against the sub-step masks of :class:`~.builder.MoveBuilder`.
+and against the sub-step masks of :class:`~.builder.MoveBuilder`. The last few thousand answers are remembered: bots,
+search and rollouts ask for the same hand against the same table again and again.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations, product
 
@@ -36,12 +38,14 @@ from cardenvs.zheng_shang_you.ranks import (
 
 def legal_combos(hand: int, top: Combo | None, rules: ComboRules) -> list[Combo]:
     """Every combination of ``hand`` (a bit set) that may be played now: on a lead any combination, else
-    those of ``top``'s shape that beat it, grouped by shape in lead-menu order."""
+    those of ``top``'s shape that beat it, grouped by shape in lead-menu order (a new list each call)."""
+    return list(_remembered_combos(hand, top, rules))
+
+
+@functools.lru_cache(maxsize=4096)
+def _remembered_combos(hand: int, top: Combo | None, rules: ComboRules) -> tuple[Combo, ...]:
     shapes = lead_shapes() if top is None else (top.shape,)
-    found: list[Combo] = []
-    for shape in shapes:
-        found.extend(combos_of_shape(hand, shape, top, rules))
-    return found
+    return tuple(combo for shape in shapes for combo in combos_of_shape(hand, shape, top, rules))
 
 
 def combos_of_shape(hand: int, shape: tuple[int, int, int], top: Combo | None, rules: ComboRules) -> Iterator[Combo]:

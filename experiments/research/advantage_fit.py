@@ -28,12 +28,13 @@ import numpy as np
 import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.goninkan import DECISIONS
-from cardenvs.agents.learned.goninkan_advantage import FEATURES, MOVE_ADVANTAGES, MoveFeatures
+from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, FEATURES, MOVE_ADVANTAGES, MoveFeatures
+from cardenvs.agents.learned.players import earlier_steps
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.learned.zsy_advantage import AFTER, input_scale
 from cardenvs.experiments.research.mlp import mlp
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, load_move_rollouts
-from cardenvs.experiments.research.rollout_data import Rollouts, load_rollouts
+from cardenvs.experiments.research.rollout_data import Rollouts, check_joinable, load_rollouts
 from cardenvs.registry import definition
 from cardenvs.zheng_shang_you.features import move_layout
 
@@ -195,7 +196,9 @@ class FitSettings:
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     """Fit on ``folder``'s shards (the first ``held_out_shards`` held out) and write ``final.npz`` (its margin: the
     one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound), ``improve.json`` (returned) and
-    ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's."""
+    ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's.
+    Shards rolled out with a zoo agent as the base fit the next step on it: the checkpoint names that agent in
+    ``meta["base"]``."""
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
     held_data: Rollouts | MoveRollouts
     train_data: Rollouts | MoveRollouts
@@ -208,7 +211,16 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
         held_plays, train_plays = _split(folder, load_rollouts(folder), settings, Rollouts.concatenate)
         held, train = MoveRows.of(held_plays), MoveRows.of(train_plays)
         held_data, train_data = held_plays, train_plays
+    check_joinable([held_data, train_data])
     context = PolicyContext.from_env(cardenvs.make(held_data.game, **held_data.options))
+    base = {BASE_KEY: held_data.policy} if held_data.policy else {}
+    try:
+        earlier_steps(base, context)  # refused before the fit, not after it
+    except ValueError as error:
+        raise ValueError(
+            f"{folder}'s rollouts were played by {held_data.policy}: a later step can stand only on a move-advantage "
+            f"agent of the zoo, which its checkpoint names ({error})"
+        ) from error
     scale = input_scale(context) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
     features = ["observation", *move_layout().features, *AFTER] if by_moves else list(FEATURES)
     hidden = tuple(int(size) for size in settings.hidden.split(","))
@@ -224,6 +236,7 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
         "layout_hash": context_layout_hash(context),
         "features": features,
         "rollout_rounds": held_data.rounds + train_data.rounds,
+        **base,
     }
     ActorWeights.from_torch(net, "relu", scale, meta).save(folder / "final.npz")
     summary = {

@@ -1,12 +1,13 @@
 """Rollouts of whole moves for :mod:`experiments.research.rollout_improvement` in Zheng Shang You, whose plays take
 several sub-step actions (shape, top, one pick per card), so one action id is not one move.
 
-The rule bot plays every seat. At the start of each lead or follow with two or more legal moves (the pass included),
-the bot's own move and up to ``sample - 1`` others drawn at random are each played on a clone of the true state, and
-the deal is played out by the bot at every seat; the seat's return after each move minus its return after the bot's
-move is that move's advantage in this world (the bot draws nothing at random, so a move that changes nothing has
-advantage exactly 0). A lead can have hundreds of legal plays; the sample bounds the cost, and the fit sees every kind
-of move across many decisions.
+The base player (the rule bot, or an improved agent for a later step of policy iteration) plays every seat. At the
+start of each lead or follow with two or more legal moves (the pass included), the base's own move and up to
+``sample - 1`` others drawn at random are each played on a clone of the true state, and the deal is played out by the
+base at every seat; the seat's return after each move minus its return after the base's move is that move's
+advantage in this world (neither draws anything at random, so a move that changes nothing has advantage exactly 0).
+A lead can have hundreds of legal plays; the sample bounds the cost, and the fit sees every kind of move across many
+decisions.
 
 Shards are pickle-free ``moves_seed<seed>.npz``: one raw observation per decision, one row of
 :func:`agents.learned.zsy_advantage.move_inputs`'s tail (move features and :data:`~agents.learned.zsy_advantage.AFTER`)
@@ -15,7 +16,6 @@ per evaluated move, with its decision and advantage.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +27,10 @@ import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
 from cardenvs.agents.learned.zsy_advantage import after_features, legal_moves
+from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.research.playout import play_out
-from cardenvs.experiments.research.rollout_data import load_shard, save_shard
+from cardenvs.experiments.research.rollout_data import check_joinable, load_shard, save_shard
 from cardenvs.zheng_shang_you.actions import move_actions_from_start
 from cardenvs.zheng_shang_you.features import moves_features
 
@@ -57,6 +58,8 @@ class MoveRollouts:
     rounds: int
     game: str
     options: dict[str, Any]
+    policy: str = ""
+    """The base policy's spec (every seat's, in play and in the rollouts); empty means the rule bot."""
 
     def __len__(self) -> int:
         return len(self.observations)
@@ -72,10 +75,9 @@ class MoveRollouts:
 
     @classmethod
     def concatenate(cls, parts: Sequence[MoveRollouts]) -> MoveRollouts:
-        """One set of the rows of ``parts`` (all of one game and options), decision and base rows renumbered."""
-        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
-        if len(games) != 1:
-            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
+        """One set of the rows of ``parts`` (all of one game, options and base policy), decision and base rows
+        renumbered."""
+        check_joinable(parts)
         decisions = np.cumsum([0] + [len(p) for p in parts])
         rows = np.cumsum([0] + [len(p.moves) for p in parts])
         return cls(
@@ -87,6 +89,7 @@ class MoveRollouts:
             sum(p.rounds for p in parts),
             parts[0].game,
             parts[0].options,
+            parts[0].policy,
         )
 
 
@@ -112,15 +115,17 @@ def play_move(world: RulesEngine[Any], move: Hashable, leading: bool, seat: int)
     return paid_total
 
 
-def collect_moves(game: str, options: dict[str, Any], rounds: int, seed: int, sample: int = SAMPLE) -> MoveRollouts:
-    """``rounds`` deals of the rule bot at every seat, each lead and follow with two or more legal moves evaluated
-    (see the module docstring)."""
+def collect_moves(
+    game: str, options: dict[str, Any], rounds: int, seed: int, sample: int = SAMPLE, base: str = ""
+) -> MoveRollouts:
+    """``rounds`` deals of ``base`` (a policy spec; empty: the rule bot) at every seat, each lead and follow with two
+    or more legal moves evaluated (see the module docstring)."""
     env = cardenvs.make(game, **options)
     env.reset(seed=seed)
     context = PolicyContext.from_env(env)
     seats = env.unwrapped.game.num_players
-    players = [ZsyRuleBot(context, seed + seat) for seat in range(seats)]
-    rollers = [ZsyRuleBot(context, seed + 100 + seat) for seat in range(seats)]
+    players = [_base_player(base, context, seed + seat) for seat in range(seats)]
+    rollers = [_base_player(base, context, seed + 100 + seat) for seat in range(seats)]
     observations: list[np.ndarray] = []
     tails: list[np.ndarray] = []
     decisions: list[np.ndarray] = []
@@ -146,8 +151,8 @@ def collect_moves(game: str, options: dict[str, Any], rounds: int, seed: int, sa
                 hand = [int(p) for p in np.flatnonzero(mover.view(observation, "hand"))]
                 moves = legal_moves(mover, observation, hand, phase == LEAD)
                 if len(moves) > 1:
-                    base = _base_move(mover, moves, action, phase == LEAD)
-                    picked = _sample(moves, base, sample, rng)
+                    own = _base_move(mover, moves, action, phase == LEAD)
+                    picked = _sample(moves, own, sample, rng)
                     returns = np.array([_return_after(table, move, phase == LEAD, seat, rollers) for move in picked])
                     observations.append(vector.astype(np.float16))
                     tails.append(
@@ -170,16 +175,27 @@ def collect_moves(game: str, options: dict[str, Any], rounds: int, seed: int, sa
         rounds,
         game,
         options,
+        base,
     )
 
 
+def _base_player(base: str, context: PolicyContext, seed: int) -> ZsyRuleBot:
+    """The rule bot, or the player of ``base``, which must build on it (its moves are read off its plan)."""
+    if not base:
+        return ZsyRuleBot(context, seed)
+    player = make_policy(base, context, seed)
+    if not isinstance(player, ZsyRuleBot):
+        raise ValueError(f"moves are rolled out with the rule bot or an agent built on it, not {base} ({player.name})")
+    return player
+
+
 def _base_move(bot: ZsyRuleBot, moves: list[Hashable], action: int, leading: bool) -> Hashable:
-    """The move the bot started with ``action`` (its plan holds the rest of the sub-steps)."""
+    """The move the base started with ``action`` (its plan holds the rest of the sub-steps)."""
     planned = [action, *bot.plan]
     for move in moves:
         if move_actions_from_start(move, leading) == planned:  # type: ignore[arg-type]
             return move
-    raise RuntimeError(f"the rule bot's actions {planned} are not one of the legal moves")
+    raise RuntimeError(f"the base player's actions {planned} are not one of the legal moves")
 
 
 def _sample(moves: list[Hashable], base: Hashable, sample: int, rng: np.random.Generator) -> list[Hashable]:

@@ -27,6 +27,8 @@ class Rollouts:
     rounds: int
     game: str
     options: dict[str, Any]
+    policy: str = ""
+    """The base policy's spec (every seat's, in play and in the rollouts); empty means the game's rule bot."""
 
     def __len__(self) -> int:
         return len(self.base_actions)
@@ -42,21 +44,30 @@ class Rollouts:
 
     @classmethod
     def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
-        """One set of the rows of ``parts`` (all of one game and options), in order."""
-        games = {(p.game, json.dumps(p.options, sort_keys=True)) for p in parts}
-        if len(games) != 1:
-            raise ValueError(f"rollouts of different games or options cannot be joined: {sorted(games)}")
+        """One set of the rows of ``parts`` (all of one game, options and base policy), in order."""
+        check_joinable(parts)
         rows = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
-        return cls(**rows, rounds=sum(p.rounds for p in parts), game=parts[0].game, options=parts[0].options)
+        first = parts[0]
+        return cls(
+            **rows, rounds=sum(p.rounds for p in parts), game=first.game, options=first.options, policy=first.policy
+        )
 
 
 _ROWS = ("observations", "masks", "base_actions", "advantages")
 
 
+def check_joinable(parts: Sequence[Any]) -> None:
+    """Refuse to join shards of different games, options or base policies."""
+    kinds = {(p.game, json.dumps(p.options, sort_keys=True), p.policy) for p in parts}
+    if len(kinds) != 1:
+        raise ValueError(f"rollouts of different games, options or base policies cannot be joined: {sorted(kinds)}")
+
+
 def save_shard(path: Path, shard: Any, rows: Sequence[str]) -> Path:
-    """Write ``shard``'s arrays named ``rows`` as ``.npz`` (no pickle), its rounds, game and options as a JSON
-    header."""
-    header = json.dumps({"rounds": shard.rounds, "game": shard.game, "options": shard.options}).encode()
+    """Write ``shard``'s arrays named ``rows`` as ``.npz`` (no pickle), its rounds, game, options and base policy as
+    a JSON header."""
+    fields = {"rounds": shard.rounds, "game": shard.game, "options": shard.options, "policy": shard.policy}
+    header = json.dumps(fields).encode()
     arrays = {name: getattr(shard, name) for name in rows}
     np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **arrays)
     return path

@@ -124,15 +124,14 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
         rounds,
         game,
         options,
+        "" if base == f"{game_name(game)}/rule" else base,
     )
 
 
 def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts | MoveRollouts:
     game, options, base, rounds, seed = job
     if game_name(game) in MOVE_GAMES:
-        if base != f"{game_name(game)}/rule":
-            raise ValueError(f"{game} is rolled out move by move with its rule bot only, not {base}")
-        return collect_moves(game, options, rounds, seed)
+        return collect_moves(game, options, rounds, seed, base="" if base == f"{game_name(game)}/rule" else base)
     return collect(*job)
 
 

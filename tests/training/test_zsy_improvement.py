@@ -184,5 +184,5 @@ def test_the_command_line_collects_fits_and_its_agent_plays_through_ckpt_specs(t
     assert isinstance(agent, ImprovedZsyPlayer)
     rule = [make_policy("zheng_shang_you/rule", env, seed=s) for s in range(3)]
     assert play_episode(env, [agent, *rule], seed=0).decisions > 0
-    with pytest.raises(ValueError, match="with its rule bot only"):
-        main(["collect", "--game", GAME, "--base", "zheng_shang_you/greedy", "--rounds", "1", "--out", str(tmp_path)])
+    with pytest.raises(ValueError, match="with the rule bot or an agent built on it, not random"):
+        main(["collect", "--game", GAME, "--base", "random", "--rounds", "1", "--out", str(tmp_path)])
