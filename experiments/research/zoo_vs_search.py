@@ -37,12 +37,13 @@ BEST_BOT: dict[str, tuple[str, dict[str, Any]]] = {
 whole game (the zoo agents cannot read a one-deal episode), Zheng Shang You's one deal (its agent's training)."""
 
 
-def match(game: str, simulations: int = 200, games: int = 4, seed: int = 0) -> Tournament:
-    """The tournament of the game's first zoo agent and the searcher (``games`` rounded up to whole deals)."""
+def match(game: str, simulations: int = 200, games: int = 4, seed: int = 0, agent: str | None = None) -> Tournament:
+    """The tournament of ``agent`` (default: the game's first zoo agent) and the searcher (``games`` rounded up to
+    whole deals)."""
     if game not in BEST_BOT:
         raise ValueError(f"unknown game {game!r}: choose one of {', '.join(BEST_BOT)}")
     bot, options = BEST_BOT[game]
-    zoo = fitting_zoo_names(game, options)[0]
+    zoo = agent or fitting_zoo_names(game, options)[0]
     search = f"search:?simulations={simulations}&rollout={bot}&prior={bot}"
     policies = [f"zoo={zoo}", f"search={search}"]
     seats = len(Tournament(game, policies, games=1, options=options).slots)
@@ -79,9 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--report", action="store_true", help="only report the whole deals stored so far")
+    p.add_argument("--agent", help="another agent's spec, e.g. ckpt:runs/x/final.npz (default: the first zoo agent)")
     p.add_argument("--out", type=Path, help="default runs/zoo_vs_search/<game>-<simulations>")
     ns = p.parse_args(argv)
-    tournament = match(ns.game, ns.simulations, ns.games, ns.seed)
+    tournament = match(ns.game, ns.simulations, ns.games, ns.seed, ns.agent)
     db = (ns.out or Path("runs", "zoo_vs_search", f"{ns.game}-{ns.simulations}")) / "tournament.sqlite"
     db.parent.mkdir(parents=True, exist_ok=True)
     if not ns.report:
