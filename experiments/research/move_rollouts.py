@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 import cardenvs
-from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
 from cardenvs.agents.learned.zsy_advantage import after_features, legal_moves
 from cardenvs.agents.specs import make_policy
@@ -59,7 +59,9 @@ class MoveRollouts:
     game: str
     options: dict[str, Any]
     policy: str = ""
-    """The base policy's spec (every seat's, in play and in the rollouts); empty means the rule bot."""
+    """The base policy's spec (every seat's at the table, the mover's in the rollouts); empty: the rule bot."""
+    opponents: str = ""
+    """The spec the other seats play in the rollouts; empty: the base policy."""
 
     def __len__(self) -> int:
         return len(self.observations)
@@ -90,6 +92,7 @@ class MoveRollouts:
             parts[0].game,
             parts[0].options,
             parts[0].policy,
+            parts[0].opponents,
         )
 
 
@@ -116,16 +119,24 @@ def play_move(world: RulesEngine[Any], move: Hashable, leading: bool, seat: int)
 
 
 def collect_moves(
-    game: str, options: dict[str, Any], rounds: int, seed: int, sample: int = SAMPLE, base: str = ""
+    game: str,
+    options: dict[str, Any],
+    rounds: int,
+    seed: int,
+    sample: int = SAMPLE,
+    base: str = "",
+    opponents: str = "",
 ) -> MoveRollouts:
     """``rounds`` deals of ``base`` (a policy spec; empty: the rule bot) at every seat, each lead and follow with two
-    or more legal moves evaluated (see the module docstring)."""
+    or more legal moves evaluated (see the module docstring); with ``opponents``, the other seats play that spec in
+    the rollouts."""
     env = cardenvs.make(game, **options)
     env.reset(seed=seed)
     context = PolicyContext.from_env(env)
     seats = env.unwrapped.game.num_players
     players = [_base_player(base, context, seed + seat) for seat in range(seats)]
     rollers = [_base_player(base, context, seed + 100 + seat) for seat in range(seats)]
+    others = [make_policy(opponents, context, seed + 200 + seat) for seat in range(seats)] if opponents else rollers
     observations: list[np.ndarray] = []
     tails: list[np.ndarray] = []
     decisions: list[np.ndarray] = []
@@ -153,7 +164,8 @@ def collect_moves(
                 if len(moves) > 1:
                     own = _base_move(mover, moves, action, phase == LEAD)
                     picked = _sample(moves, own, sample, rng)
-                    returns = np.array([_return_after(table, move, phase == LEAD, seat, rollers) for move in picked])
+                    bots = [rollers[s] if s == seat else others[s] for s in range(seats)]
+                    returns = np.array([_return_after(table, move, phase == LEAD, seat, bots) for move in picked])
                     observations.append(vector.astype(np.float16))
                     tails.append(
                         np.concatenate([moves_features(picked), after_features(hand, picked)], axis=1).astype(
@@ -176,6 +188,7 @@ def collect_moves(
         game,
         options,
         base,
+        opponents,
     )
 
 
@@ -206,9 +219,7 @@ def _sample(moves: list[Hashable], base: Hashable, sample: int, rng: np.random.G
     return [base, *others]
 
 
-def _return_after(
-    table: RulesEngine[Any], move: Hashable, leading: bool, seat: int, bots: Sequence[ZsyRuleBot]
-) -> float:
+def _return_after(table: RulesEngine[Any], move: Hashable, leading: bool, seat: int, bots: Sequence[Policy]) -> float:
     """``seat``'s return to the end of the deal after playing ``move`` on a clone of ``table``, the bots on."""
     for bot in bots:
         bot.reset()

@@ -28,7 +28,9 @@ class Rollouts:
     game: str
     options: dict[str, Any]
     policy: str = ""
-    """The base policy's spec (every seat's, in play and in the rollouts); empty means the game's rule bot."""
+    """The base policy's spec (every seat's at the table, the mover's in the rollouts); empty: the game's rule bot."""
+    opponents: str = ""
+    """The spec the other seats play in the rollouts; empty: the base policy."""
 
     def __len__(self) -> int:
         return len(self.base_actions)
@@ -44,29 +46,36 @@ class Rollouts:
 
     @classmethod
     def concatenate(cls, parts: Sequence[Rollouts]) -> Rollouts:
-        """One set of the rows of ``parts`` (all of one game, options and base policy), in order."""
+        """One set of the rows of ``parts`` (all of one game, options, base policy and opponents), in order."""
         check_joinable(parts)
         rows = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
         first = parts[0]
-        return cls(
-            **rows, rounds=sum(p.rounds for p in parts), game=first.game, options=first.options, policy=first.policy
-        )
+        rounds = sum(p.rounds for p in parts)
+        return cls(**rows, rounds=rounds, game=first.game, options=first.options, policy=first.policy,
+                   opponents=first.opponents)  # fmt: skip
 
 
 _ROWS = ("observations", "masks", "base_actions", "advantages")
 
 
 def check_joinable(parts: Sequence[Any]) -> None:
-    """Refuse to join shards of different games, options or base policies."""
-    kinds = {(p.game, json.dumps(p.options, sort_keys=True), p.policy) for p in parts}
+    """Refuse to join shards of different games, options, base policies or opponents."""
+    kinds = {(p.game, json.dumps(p.options, sort_keys=True), p.policy, p.opponents) for p in parts}
     if len(kinds) != 1:
-        raise ValueError(f"rollouts of different games, options or base policies cannot be joined: {sorted(kinds)}")
+        problem = "rollouts of different games, options, base policies or opponents cannot be joined"
+        raise ValueError(f"{problem}: {sorted(kinds)}")
 
 
 def save_shard(path: Path, shard: Any, rows: Sequence[str]) -> Path:
-    """Write ``shard``'s arrays named ``rows`` as ``.npz`` (no pickle), its rounds, game, options and base policy as
-    a JSON header."""
-    fields = {"rounds": shard.rounds, "game": shard.game, "options": shard.options, "policy": shard.policy}
+    """Write ``shard``'s arrays named ``rows`` as ``.npz`` (no pickle), its rounds, game, options, base policy and
+    opponents as a JSON header."""
+    fields = {
+        "rounds": shard.rounds,
+        "game": shard.game,
+        "options": shard.options,
+        "policy": shard.policy,
+        "opponents": shard.opponents,
+    }
     header = json.dumps(fields).encode()
     arrays = {name: getattr(shard, name) for name in rows}
     np.savez(path, allow_pickle=False, header=np.frombuffer(header, dtype=np.uint8), **arrays)

@@ -87,13 +87,16 @@ def advantages_at(
     return returns - returns[base]
 
 
-def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: int) -> Rollouts:
-    """``rounds`` episodes of ``base`` at every seat, each decision with two or more legal actions evaluated."""
+def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: int, opponents: str = "") -> Rollouts:
+    """``rounds`` episodes of ``base`` at every seat, each decision with two or more legal actions evaluated; with
+    ``opponents``, the mover plays on as ``base`` in the rollouts and every other seat as ``opponents``."""
     env = cardenvs.make(game, **options)
     env.reset(seed=seed)
     context = PolicyContext.from_env(env)
-    players = [make_policy(base, context, seed + seat) for seat in range(env.unwrapped.game.num_players)]
-    rollers = [make_policy(base, context, seed + 100 + seat) for seat in range(len(players))]
+    seats = env.unwrapped.game.num_players
+    players = [make_policy(base, context, seed + seat) for seat in range(seats)]
+    rollers = [make_policy(base, context, seed + 100 + seat) for seat in range(seats)]
+    others = [make_policy(opponents, context, seed + 200 + seat) for seat in range(seats)] if opponents else rollers
     observations, masks, base_actions, advantages = [], [], [], []
     rng = np.random.default_rng(seed)
     for _ in range(rounds):
@@ -113,7 +116,8 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
                 observations.append(observation.astype(np.float16))
                 masks.append(mask.astype(bool))
                 base_actions.append(action)
-                advantages.append(advantages_at(table, action, rollers, deal + len(base_actions), plan))
+                bots = [rollers[s] if s == seat else others[s] for s in range(seats)]
+                advantages.append(advantages_at(table, action, bots, deal + len(base_actions), plan))
             table.apply(action)
             table.take_rewards()
     return Rollouts(
@@ -125,23 +129,25 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
         game,
         options,
         "" if base == f"{game_name(game)}/rule" else base,
+        opponents,
     )
 
 
-def _collect_job(job: tuple[str, dict[str, Any], str, int, int]) -> Rollouts | MoveRollouts:
-    game, options, base, rounds, seed = job
+def _collect_job(job: tuple[str, dict[str, Any], str, int, int, str]) -> Rollouts | MoveRollouts:
+    game, options, base, rounds, seed, opponents = job
     if game_name(game) in MOVE_GAMES:
-        return collect_moves(game, options, rounds, seed, base="" if base == f"{game_name(game)}/rule" else base)
+        own = "" if base == f"{game_name(game)}/rule" else base
+        return collect_moves(game, options, rounds, seed, base=own, opponents=opponents)
     return collect(*job)
 
 
 def collect_in_parallel(
-    game: str, options: dict[str, Any], base: str, rounds: int, seed: int, workers: int
+    game: str, options: dict[str, Any], base: str, rounds: int, seed: int, workers: int, opponents: str = ""
 ) -> Rollouts | MoveRollouts:
     """:func:`collect` split over ``workers`` processes, each with its share of the rounds and its own seed."""
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
     shares = [rounds // workers + (i < rounds % workers) for i in range(workers)]
-    jobs = [(game, options, base, share, s) for share, s in zip(shares, seeds, strict=True)]
+    jobs = [(game, options, base, share, s, opponents) for share, s in zip(shares, seeds, strict=True)]
     if workers == 1:
         return _collect_job(jobs[0])
     with ProcessPoolExecutor(workers) as pool:
@@ -162,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     gather.add_argument("--game", required=True, help="an env id, e.g. goninkan-v1")
     gather.add_argument("--option", action="append", default=[], type=parse_option, help="game option key=value")
     gather.add_argument("--base", default=None, help="the base policy (default: GAME/rule)")
+    gather.add_argument(
+        "--opponents", default="", help="what the other seats play in the rollouts (default: the base policy)"
+    )
     gather.add_argument("--rounds", type=int, required=True, help="episodes to play")
     gather.add_argument("--seed", type=int, default=0, help="also names the shard: rollouts_seedN.npz")
     gather.add_argument("--workers", type=int, default=1)
@@ -185,10 +194,17 @@ def main(argv: list[str] | None = None) -> None:
     base = args.base or f"{game_name(args.game)}/rule"
     args.out.mkdir(parents=True, exist_ok=True)
     clock = time.perf_counter()
-    data = collect_in_parallel(args.game, dict(args.option), base, args.rounds, args.seed, args.workers)
+    data = collect_in_parallel(args.game, dict(args.option), base, args.rounds, args.seed, args.workers, args.opponents)
     prefix = SHARD_PREFIX if isinstance(data, MoveRollouts) else "rollouts_seed"
     path = data.save(args.out / f"{prefix}{args.seed}.npz")
-    summary = {"base": base, "rounds": data.rounds, "rows": len(data), "seconds": round(time.perf_counter() - clock, 1)}
+    seconds = round(time.perf_counter() - clock, 1)
+    summary = {
+        "base": base,
+        "opponents": args.opponents or base,
+        "rounds": data.rounds,
+        "rows": len(data),
+        "seconds": seconds,
+    }
     print(json.dumps(summary), "->", path)
 
 

@@ -20,7 +20,8 @@ from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
 from cardenvs.agents.zoo import zoo_card, zoo_weights
 from cardenvs.experiments.research.move_rollouts import MoveRollouts, collect_moves
-from cardenvs.experiments.research.rollout_improvement import main
+from cardenvs.experiments.research.rollout_data import Rollouts
+from cardenvs.experiments.research.rollout_improvement import advantages_at, collect, main
 
 ZSY = "zheng_shang_you-v0"
 ZSY_OPTIONS = {"num_players": 4, "episode": "deal"}
@@ -92,7 +93,7 @@ def test_rollouts_of_the_first_step_record_its_moves_and_fit_a_checkpoint_that_n
     assert MoveRollouts.load(data.save(tmp_path / "moves_seed4.npz")).policy == ZSY_FIRST
     rule = collect_moves(ZSY, ZSY_OPTIONS, rounds=1, seed=4, sample=5)
     assert rule.policy == "" and not np.array_equal(rule.moves[rule.base], data.moves[data.base])
-    with pytest.raises(ValueError, match="base policies cannot be joined"):
+    with pytest.raises(ValueError, match="base policies or opponents cannot be joined"):
         MoveRollouts.concatenate([data, rule])
 
     out = tmp_path / "second"
@@ -112,3 +113,32 @@ def test_rollouts_of_a_base_that_no_checkpoint_can_name_are_not_fitted(tmp_path:
               "--out", str(tmp_path)])  # fmt: skip
     with pytest.raises(ValueError, match="played by random: a later step can stand only on"):
         main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8"])
+
+
+def test_rollouts_against_fixed_opponents_play_the_base_at_the_movers_seat_only() -> None:
+    """With ``opponents``, the first recorded decision's advantages are those of rollouts where the mover plays on as
+    the base and every other seat as the opponents (the collector's seeds replayed), and the shard says so."""
+    data = collect("goninkan-v1", {}, "goninkan/rule", rounds=1, seed=2, opponents="random")
+    assert data.opponents == "random" and data.policy == ""
+    plain = collect("goninkan-v1", {}, "goninkan/rule", rounds=1, seed=2)
+    np.testing.assert_array_equal(plain.observations, data.observations)  # the same table, other rollouts
+    assert not np.array_equal(np.nan_to_num(plain.advantages), np.nan_to_num(data.advantages))
+    with pytest.raises(ValueError, match="base policies or opponents cannot be joined"):
+        Rollouts.concatenate([data, plain])
+
+    env = cardenvs.make("goninkan-v1")
+    deal = int(np.random.default_rng(2).integers(2**31))  # the collector's first deal
+    env.reset(seed=deal)
+    table = env.unwrapped.game
+    table.take_rewards()
+    while np.count_nonzero(table.legal_mask()) == 1:  # forced moves are played, not recorded
+        table.apply(int(np.flatnonzero(table.legal_mask())[0]))
+        table.take_rewards()
+    seat = table.current_player
+    np.testing.assert_array_equal(table.observation(seat).astype(np.float16), data.observations[0])
+    context = PolicyContext.from_env(env)
+    bots = [make_policy("goninkan/rule" if s == seat else "random", context, seed=0) for s in range(5)]
+    expected = advantages_at(table, int(data.base_actions[0]), bots, seed=deal + 1)
+    np.testing.assert_array_equal(expected, data.advantages[0])
+    mirrored = advantages_at(table, int(data.base_actions[0]), [make_policy("goninkan/rule", context)] * 5, deal + 1)
+    np.testing.assert_array_equal(mirrored, plain.advantages[0])
