@@ -185,9 +185,7 @@ def make_policy(spec: str, env_or_context: Any, seed: int | None = None) -> Poli
 
 def _registered(name: str, context: PolicyContext, seed: int | None) -> Policy:
     if name not in POLICIES:
-        raise SpecError(
-            f"unknown policy {name!r}; registered for {context.env_id}: {policy_names(context.env_id)}"
-        )
+        raise SpecError(f"unknown policy {name!r}; registered for {context.env_id}: {policy_names(context.env_id)}")
     game, factory = POLICIES[name]
     if game is not None and game != game_name(context.env_id):
         raise SpecError(f"policy {name!r} plays {game}, not {context.env_id}")
@@ -252,7 +250,8 @@ def _checkpoint_file(path: str) -> Path:
 
 
 def _zoo(argument: str, context: PolicyContext, seed: int | None) -> Policy:
-    from cardenvs.agents.zoo import ZooError, zoo_policy
+    from cardenvs.agents.learned.players import zoo_policy
+    from cardenvs.agents.zoo import ZooError
 
     try:
         return zoo_policy(argument, context, seed)

@@ -16,6 +16,7 @@ import pytest
 import cardenvs
 from cardenvs.agents import make_policy, policy_names
 from cardenvs.agents.base import PolicyContext
+from cardenvs.agents.learned.players import zoo_policy
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.registry import registered_names
@@ -27,7 +28,6 @@ from cardenvs.agents.zoo import (
     fitting_zoo_names,
     zoo_cards,
     zoo_names,
-    zoo_policy,
 )
 from cardenvs.experiments import zoo_export
 

@@ -17,6 +17,7 @@ A second step of policy iteration is fitted on rollouts of a first-step agent; i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -142,11 +143,9 @@ def checked_steps(
     return [*steps, (weights, float(weights.meta["margin"] if margin is None else margin))]
 
 
-class ImprovedKankeiPlayer(MoveFeatures):
-    """The rule bot, except in card play where the network rates another legal play more than ``margin`` above
-    the bot's (the margin is the checkpoint's, unless given); with ``earlier`` steps (a later step of policy
-    iteration), the earlier networks move first (:func:`stepped_choice`). Its name is its game's:
-    ``goninkan/improved`` or ``yoninkan/improved``."""
+class SteppedAdvantages:
+    """The steps of a move-advantage player (a mixin placed before the rule bot it improves): ``weights`` at
+    ``margin`` (its checkpoint's if ``None``), after the ``earlier`` steps' networks at their own margins."""
 
     def __init__(
         self,
@@ -156,9 +155,28 @@ class ImprovedKankeiPlayer(MoveFeatures):
         margin: float | None = None,
         earlier: Sequence[ActorWeights] = (),
     ):
-        self.steps = checked_steps(context, weights, margin, earlier, check_fits)
-        super().__init__(context, seed)
-        self.name = f"{game_name(context.env_id)}/improved"
+        self.steps = checked_steps(context, weights, margin, earlier, self.fits)
+        super().__init__(context, seed)  # type: ignore[call-arg]  # the rule bot's
+
+    @staticmethod
+    def fits(weights: ActorWeights, context: PolicyContext) -> None:
+        """Refuse a network that does not fit the game (each player's own check)."""
+        raise NotImplementedError
+
+
+class ImprovedKankeiPlayer(SteppedAdvantages, MoveFeatures):
+    """The rule bot, except in card play where the network rates another legal play more than ``margin`` above
+    the bot's (the margin is the checkpoint's, unless given); with ``earlier`` steps (a later step of policy
+    iteration), the earlier networks move first (:func:`stepped_choice`). Its name is its game's:
+    ``goninkan/improved`` or ``yoninkan/improved``."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.name = f"{game_name(self.context.env_id)}/improved"
+
+    @staticmethod
+    def fits(weights: ActorWeights, context: PolicyContext) -> None:
+        check_fits(weights, context)
 
     def decide(self, observation: Mapping[str, np.ndarray]) -> int:
         base = super().decide(observation)

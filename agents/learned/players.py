@@ -9,6 +9,7 @@ You). The ``ckpt:`` / ``ckpt-greedy:`` specs and the zoo load their players here
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cardenvs.agents.base import Policy, PolicyContext
@@ -16,6 +17,7 @@ from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, ImprovedKankeiP
 from cardenvs.agents.learned.move_values import is_move_value_network, move_value_policy
 from cardenvs.agents.learned.weights import ActorWeights, MlpPolicy, load_weights
 from cardenvs.agents.learned.zsy_advantage import ImprovedZsyPlayer
+from cardenvs.agents.zoo import PREFIX, checked_zoo_weights
 from cardenvs.registry import game_name
 
 
@@ -27,15 +29,18 @@ def checkpoint_policy(
     return weights_policy(load_weights(path, context.layout, trust), context, seed, greedy)
 
 
-def weights_policy(weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool) -> Policy:
+def weights_policy(
+    weights: ActorWeights, context: PolicyContext, seed: int | None, greedy: bool, root: Path | None = None
+) -> Policy:
     """The player of loaded weights: an :class:`MlpPolicy` for an actor, the move-value agent (always greedy) for
-    a network that scores whole moves, the improved rule bot (deterministic too) for a network of move advantages."""
+    a network that scores whole moves, the improved rule bot (deterministic too) for a network of move advantages,
+    whose earlier steps are read from the zoo (``root``: another zoo folder)."""
     if is_move_value_network(weights):
         return move_value_policy(context, weights, seed)
     if is_move_advantage_network(weights) and game_name(context.env_id) == "zheng_shang_you":
-        return ImprovedZsyPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context))
+        return ImprovedZsyPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context, root))
     if is_move_advantage_network(weights):
-        return ImprovedKankeiPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context))
+        return ImprovedKankeiPlayer(context, weights, seed, earlier=earlier_steps(weights.meta, context, root))
     return MlpPolicy(context, weights, seed, greedy=greedy)
 
 
@@ -43,12 +48,18 @@ MAX_STEPS = 8
 """Steps of policy iteration a move-advantage agent may chain (a guard against a zoo agent naming itself)."""
 
 
-def earlier_steps(meta: Mapping[str, Any], context: PolicyContext) -> list[ActorWeights]:
+def zoo_policy(argument: str, context: PolicyContext, seed: int | None = None, root: Path | None = None) -> Policy:
+    """The policy of ``zoo:<argument>`` for ``context``'s game, after the layout check (``root``: another zoo)."""
+    card, weights = checked_zoo_weights(argument, context, root)
+    policy = weights_policy(weights, context, seed, card.greedy, root)
+    policy.name = card.spec
+    return policy
+
+
+def earlier_steps(meta: Mapping[str, Any], context: PolicyContext, root: Path | None = None) -> list[ActorWeights]:
     """The networks of the steps a move-advantage checkpoint improves on, first step first: its ``meta["base"]``
     names a ``zoo:`` agent, whose own checkpoint may name another (no base: the rule bot). Only shipped agents
     can be named, so a checkpoint from elsewhere cannot make this read any other file."""
-    from cardenvs.agents.zoo import PREFIX, checked_zoo_weights  # the zoo plays its own agents through this module
-
     steps: list[ActorWeights] = []
     while BASE_KEY in meta:
         base = meta[BASE_KEY]
@@ -56,7 +67,7 @@ def earlier_steps(meta: Mapping[str, Any], context: PolicyContext) -> list[Actor
             raise ValueError(f"meta[{BASE_KEY!r}] of a move-advantage checkpoint names a zoo: agent, not {base!r}")
         if len(steps) + 1 >= MAX_STEPS:
             raise ValueError(f"a move-advantage agent chains at most {MAX_STEPS} steps; {base} goes past that")
-        _, earlier = checked_zoo_weights(base.removeprefix(PREFIX), context)
+        _, earlier = checked_zoo_weights(base.removeprefix(PREFIX), context, root)
         if not is_move_advantage_network(earlier):
             raise ValueError(f"{base}, the base of this move-advantage checkpoint, is not a move-advantage agent")
         steps.insert(0, earlier)

@@ -20,7 +20,7 @@ import numpy as np
 
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
-from cardenvs.agents.learned.goninkan_advantage import check_fitted, checked_steps, stepped_choice
+from cardenvs.agents.learned.goninkan_advantage import SteppedAdvantages, check_fitted, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights
 from cardenvs.registry import game_name
 from cardenvs.wrappers import observation_scale
@@ -76,23 +76,16 @@ def input_scale(context: PolicyContext) -> np.ndarray:
     return np.concatenate([observation_scale(context.layout), np.ones(extra, dtype=np.float32)])
 
 
-class ImprovedZsyPlayer(ZsyRuleBot):
+class ImprovedZsyPlayer(SteppedAdvantages, ZsyRuleBot):
     """The rule bot, except in leads and follows where the network rates another legal move more than ``margin``
     above the bot's (the margin is the checkpoint's, unless given); with ``earlier`` steps (a later step of policy
     iteration), the earlier networks move first (:func:`~agents.learned.goninkan_advantage.stepped_choice`)."""
 
     name = "zheng_shang_you/improved"
 
-    def __init__(
-        self,
-        context: PolicyContext,
-        weights: ActorWeights,
-        seed: int | None = None,
-        margin: float | None = None,
-        earlier: Sequence[ActorWeights] = (),
-    ):
-        self.steps = checked_steps(context, weights, margin, earlier, check_fits)
-        super().__init__(context, seed)
+    @staticmethod
+    def fits(weights: ActorWeights, context: PolicyContext) -> None:
+        check_fits(weights, context)
 
     def choose_lead(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo:
         base = super().choose_lead(observation, hand)

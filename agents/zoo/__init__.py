@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardenvs.agents.base import Policy, PolicyContext
-from cardenvs.agents.learned.players import weights_policy
+from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.registry import game_name
 
@@ -152,14 +151,6 @@ def _weights(path: Path, digest: str) -> ActorWeights:
 def zoo_weights(card: ZooCard) -> ActorWeights:
     """The card's actor, read once per process and checked against the hash on its card."""
     return _weights(card.weights, str(card.data["weights_sha256"]))
-
-
-def zoo_policy(argument: str, context: PolicyContext, seed: int | None = None, root: Path | None = None) -> Policy:
-    """The policy of ``zoo:<argument>`` for ``context``'s game, after the layout check."""
-    card, weights = checked_zoo_weights(argument, context, root)
-    policy = weights_policy(weights, context, seed, card.greedy)
-    policy.name = card.spec
-    return policy
 
 
 def checked_zoo_weights(
