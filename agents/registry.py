@@ -80,7 +80,10 @@ ZOO: dict[str, dict[str, str]] = {
     },
     "yukushi": {"yukushi/ppo_tuned": "zoo:yukushi/ppo_tuned", "yukushi/ppo": "zoo:yukushi/ppo"},
     "kyuuri": {"kyuuri/ppo_tuned": "zoo:kyuuri/ppo_tuned", "kyuuri/ppo": "zoo:kyuuri/ppo"},
-    "goninkan": {"goninkan/improved": "zoo:goninkan/improved"},
+    "goninkan": {
+        "goninkan/improved_margin0": "zoo:goninkan/improved_margin0",
+        "goninkan/improved": "zoo:goninkan/improved",
+    },
     "yoninkan": {"yoninkan/improved": "zoo:yoninkan/improved", "yoninkan/ppo": "zoo:yoninkan/ppo"},
     "zheng_shang_you": {
         "zheng_shang_you/improved": "zoo:zheng_shang_you/improved",
