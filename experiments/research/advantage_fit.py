@@ -191,14 +191,20 @@ class FitSettings:
     learning_rate: float = 1e-3
     held_out_shards: int = 2
     seed: int = 0
+    margin_rule: str = "lower_bound"
+    """How the margin is picked from the held-out gains: ``lower_bound`` (the highest lower 95% bound) or
+    ``estimate`` (the highest gain)."""
 
 
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     """Fit on ``folder``'s shards (the first ``held_out_shards`` held out) and write ``final.npz`` (its margin: the
-    one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound), ``improve.json`` (returned) and
+    one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound, or with ``margin_rule="estimate"``
+    the highest gain), ``improve.json`` (returned) and
     ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's.
     Shards rolled out with a zoo agent as the base fit the next step on it: the checkpoint names that agent in
     ``meta["base"]``."""
+    if settings.margin_rule not in ("lower_bound", "estimate"):
+        raise ValueError(f"margin_rule must be 'lower_bound' or 'estimate', not {settings.margin_rule!r}")
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
     held_data: Rollouts | MoveRollouts
     train_data: Rollouts | MoveRollouts
@@ -227,7 +233,8 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)
     values = values_of(net, held, scale)
     by_margin = {margin: realised_gain(held, values, margin) for margin in MARGINS}
-    margin = max(MARGINS, key=lambda m: by_margin[m]["gain_per_decision"] - by_margin[m]["half_width"])
+    caution = {"lower_bound": 1.0, "estimate": 0.0}[settings.margin_rule]
+    margin = max(MARGINS, key=lambda m: by_margin[m]["gain_per_decision"] - caution * by_margin[m]["half_width"])
     meta = {
         "kind": MOVE_ADVANTAGES,
         "margin": margin,

@@ -179,7 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("folder", type=Path, help="a folder of shards from collect")
     defaults = FitSettings()
     for name, value in vars(defaults).items():
-        fit.add_argument("--" + name.replace("_", "-"), type=type(value), default=value)
+        choices = ("lower_bound", "estimate") if name == "margin_rule" else None
+        fit.add_argument("--" + name.replace("_", "-"), type=type(value), default=value, choices=choices)
     return parser
 
 

@@ -4,6 +4,7 @@ meta["base"], and its player applies the earlier step first. Bases other than a 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,17 @@ def test_rollouts_against_fixed_opponents_play_the_base_at_the_movers_seat_only(
     np.testing.assert_array_equal(expected, data.advantages[0])
     mirrored = advantages_at(table, int(data.base_actions[0]), [make_policy("goninkan/rule", context)] * 5, deal + 1)
     np.testing.assert_array_equal(mirrored, plain.advantages[0])
+
+
+def test_the_margin_rule_picks_the_highest_held_out_gain_or_its_lower_bound(tmp_path: Path) -> None:
+    for seed in (1, 2, 3):
+        main(["collect", "--game", "goninkan-v1", "--rounds", "2", "--seed", str(seed), "--out", str(tmp_path)])
+    for rule, caution in (("estimate", 0.0), ("lower_bound", 1.0)):
+        main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8", "--margin-rule", rule])
+        summary = json.loads((tmp_path / "improve.json").read_text())
+        scores = {float(m): r["gain_per_decision"] - caution * r["half_width"]
+                  for m, r in summary["held_out_by_margin"].items()}  # fmt: skip
+        assert summary["margin"] == max(scores, key=scores.__getitem__)
+        assert ActorWeights.load(tmp_path / "final.npz").meta["margin"] == summary["margin"]
+    with pytest.raises(SystemExit):
+        main(["fit", str(tmp_path), "--margin-rule", "boldest"])
