@@ -46,6 +46,9 @@ CHUNK = 65_536
 Shard = TypeVar("Shard", Rollouts, MoveRollouts)
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
+MARGIN_RULES = {"lower_bound": 1.0, "estimate": 0.0}
+"""How :func:`improve` picks the margin → the weight of the 95% half-width subtracted from each held-out gain:
+``lower_bound`` takes the highest lower bound, ``estimate`` the highest gain."""
 
 
 @dataclass
@@ -192,19 +195,17 @@ class FitSettings:
     held_out_shards: int = 2
     seed: int = 0
     margin_rule: str = "lower_bound"
-    """How the margin is picked from the held-out gains: ``lower_bound`` (the highest lower 95% bound) or
-    ``estimate`` (the highest gain)."""
+    """One of :data:`MARGIN_RULES`."""
 
 
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     """Fit on ``folder``'s shards (the first ``held_out_shards`` held out) and write ``final.npz`` (its margin: the
     one of :data:`MARGINS` whose held-out gain has the highest lower 95% bound, or with ``margin_rule="estimate"``
-    the highest gain), ``improve.json`` (returned) and
-    ``args.json``. The shards are Zheng Shang You's moves if the folder has any, else Goninkan's or Yoninkan's.
-    Shards rolled out with a zoo agent as the base fit the next step on it: the checkpoint names that agent in
-    ``meta["base"]``."""
-    if settings.margin_rule not in ("lower_bound", "estimate"):
-        raise ValueError(f"margin_rule must be 'lower_bound' or 'estimate', not {settings.margin_rule!r}")
+    the highest gain), ``improve.json`` (returned) and ``args.json``. The shards are Zheng Shang You's moves if the
+    folder has any, else Goninkan's or Yoninkan's. Shards rolled out with a zoo agent as the base fit the next step
+    on it: the checkpoint names that agent in ``meta["base"]``."""
+    if settings.margin_rule not in MARGIN_RULES:
+        raise ValueError(f"margin_rule must be one of {sorted(MARGIN_RULES)}, not {settings.margin_rule!r}")
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
     held_data: Rollouts | MoveRollouts
     train_data: Rollouts | MoveRollouts
@@ -233,7 +234,7 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)
     values = values_of(net, held, scale)
     by_margin = {margin: realised_gain(held, values, margin) for margin in MARGINS}
-    caution = {"lower_bound": 1.0, "estimate": 0.0}[settings.margin_rule]
+    caution = MARGIN_RULES[settings.margin_rule]
     margin = max(MARGINS, key=lambda m: by_margin[m]["gain_per_decision"] - caution * by_margin[m]["half_width"])
     meta = {
         "kind": MOVE_ADVANTAGES,

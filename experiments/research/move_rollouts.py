@@ -29,7 +29,7 @@ from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
 from cardenvs.agents.learned.zsy_advantage import after_features, legal_moves
 from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
-from cardenvs.experiments.research.playout import play_out
+from cardenvs.experiments.research.playout import play_out, seated
 from cardenvs.experiments.research.rollout_data import check_joinable, load_shard, save_shard
 from cardenvs.zheng_shang_you.actions import move_actions_from_start
 from cardenvs.zheng_shang_you.features import moves_features
@@ -164,7 +164,7 @@ def collect_moves(
                 if len(moves) > 1:
                     own = _base_move(mover, moves, action, phase == LEAD)
                     picked = _sample(moves, own, sample, rng)
-                    bots = [rollers[s] if s == seat else others[s] for s in range(seats)]
+                    bots = seated(rollers, others, seat)
                     returns = np.array([_return_after(table, move, phase == LEAD, seat, bots) for move in picked])
                     observations.append(vector.astype(np.float16))
                     tails.append(

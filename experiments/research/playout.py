@@ -16,6 +16,12 @@ ROLLOUT_CAP = 10_000
 far sooner; the engines have no turn limit of their own, the env's truncation lives in its AEC wrapper)."""
 
 
+def seated(movers: Sequence[Policy], others: Sequence[Policy], seat: int) -> list[Policy]:
+    """The players of a rollout from ``seat``'s decision: ``seat`` plays on as ``movers[seat]``, every other seat as
+    ``others``'s."""
+    return [movers[s] if s == seat else others[s] for s in range(len(others))]
+
+
 def play_out(world: RulesEngine[Any], bots: Sequence[Policy]) -> np.ndarray:
     """Every seat's rewards from now to the end of the episode, the bots playing every seat (``world`` is used up)."""
     returns = np.zeros(world.num_players)

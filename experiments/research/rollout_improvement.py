@@ -56,10 +56,10 @@ import cardenvs
 from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
 from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
-from cardenvs.experiments.research.advantage_fit import FitSettings, improve
+from cardenvs.experiments.research.advantage_fit import MARGIN_RULES, FitSettings, improve
 from cardenvs.experiments.research.move_rollouts import GAMES as MOVE_GAMES
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, collect_moves
-from cardenvs.experiments.research.playout import play_out
+from cardenvs.experiments.research.playout import play_out, seated
 from cardenvs.experiments.research.rollout_data import Rollouts
 from cardenvs.experiments.tournament import parse_option
 from cardenvs.registry import game_name
@@ -116,7 +116,7 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
                 observations.append(observation.astype(np.float16))
                 masks.append(mask.astype(bool))
                 base_actions.append(action)
-                bots = [rollers[s] if s == seat else others[s] for s in range(seats)]
+                bots = seated(rollers, others, seat)
                 advantages.append(advantages_at(table, action, bots, deal + len(base_actions), plan))
             table.apply(action)
             table.take_rewards()
@@ -128,16 +128,20 @@ def collect(game: str, options: dict[str, Any], base: str, rounds: int, seed: in
         rounds,
         game,
         options,
-        "" if base == f"{game_name(game)}/rule" else base,
+        _recorded_base(game, base),
         opponents,
     )
+
+
+def _recorded_base(game: str, base: str) -> str:
+    """``base`` as shards record it: empty for the game's rule bot."""
+    return "" if base == f"{game_name(game)}/rule" else base
 
 
 def _collect_job(job: tuple[str, dict[str, Any], str, int, int, str]) -> Rollouts | MoveRollouts:
     game, options, base, rounds, seed, opponents = job
     if game_name(game) in MOVE_GAMES:
-        own = "" if base == f"{game_name(game)}/rule" else base
-        return collect_moves(game, options, rounds, seed, base=own, opponents=opponents)
+        return collect_moves(game, options, rounds, seed, base=_recorded_base(game, base), opponents=opponents)
     return collect(*job)
 
 
@@ -179,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("folder", type=Path, help="a folder of shards from collect")
     defaults = FitSettings()
     for name, value in vars(defaults).items():
-        choices = ("lower_bound", "estimate") if name == "margin_rule" else None
+        choices = sorted(MARGIN_RULES) if name == "margin_rule" else None
         fit.add_argument("--" + name.replace("_", "-"), type=type(value), default=value, choices=choices)
     return parser
 
