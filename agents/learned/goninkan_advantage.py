@@ -118,10 +118,11 @@ def is_move_advantage_network(weights: ActorWeights) -> bool:
 
 def stepped_choice(steps: Sequence[tuple[ActorWeights, float]], inputs: np.ndarray, base: int) -> int:
     """The row of ``inputs`` (one per legal move) played: from ``base``'s row, each ``(network, margin)`` step in
-    order moves to its best-valued row where that beats the row chosen so far by more than its margin."""
+    order moves to its best-valued row where that beats the row chosen so far by more than its margin. A network
+    of fewer inputs than the rows reads their first columns (an earlier step fitted before later features)."""
     chosen = base
     for weights, margin in steps:
-        values = weights.outputs(inputs)[:, 0]
+        values = weights.outputs(inputs[:, : len(weights.obs_scale)])[:, 0]
         best = int(np.argmax(values))
         if values[best] - values[chosen] > margin:
             chosen = best

@@ -32,6 +32,7 @@ from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, FEATURES, MOVE_
 from cardenvs.agents.learned.players import earlier_steps
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.learned.zsy_advantage import AFTER, input_scale
+from cardenvs.agents.learned.zsy_context import CONTEXT
 from cardenvs.experiments.research.mlp import mlp
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, load_move_rollouts
 from cardenvs.experiments.research.rollout_data import Rollouts, check_joinable, load_rollouts
@@ -46,6 +47,9 @@ CHUNK = 65_536
 Shard = TypeVar("Shard", Rollouts, MoveRollouts)
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
+FEATURE_SETS = ("plain", "context")
+"""The inputs of a Zheng Shang You fit: the observation, the move and :data:`AFTER`, and with ``context`` then
+:data:`~agents.learned.zsy_context.CONTEXT`."""
 MARGIN_RULES = {"lower_bound": 1.0, "estimate": 0.0}
 """How :func:`improve` picks the margin → the weight of the 95% half-width subtracted from each held-out gain:
 ``lower_bound`` takes the highest lower bound, ``estimate`` the highest gain."""
@@ -196,6 +200,10 @@ class FitSettings:
     seed: int = 0
     margin_rule: str = "lower_bound"
     """One of :data:`MARGIN_RULES`."""
+    features: str = "plain"
+    """One of :data:`FEATURE_SETS`: ``context`` adds :data:`~agents.learned.zsy_context.CONTEXT` (Zheng Shang You)."""
+    workers: int = 1
+    """Processes that compute the ``context`` features of shards that have none kept yet."""
 
 
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
@@ -206,12 +214,20 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     on it: the checkpoint names that agent in ``meta["base"]``."""
     if settings.margin_rule not in MARGIN_RULES:
         raise ValueError(f"margin_rule must be one of {sorted(MARGIN_RULES)}, not {settings.margin_rule!r}")
+    if settings.features not in FEATURE_SETS:
+        raise ValueError(f"features must be one of {list(FEATURE_SETS)}, not {settings.features!r}")
+    if settings.workers < 1:
+        raise ValueError(f"workers must be at least 1, got {settings.workers}")
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
+    situation = settings.features == "context"
+    if situation and not by_moves:
+        raise ValueError(f"{folder} holds no Zheng Shang You move shards: features=context is for those only")
     held_data: Rollouts | MoveRollouts
     train_data: Rollouts | MoveRollouts
     clock = time.perf_counter()
     if by_moves:
-        held_moves, train_moves = _split(folder, load_move_rollouts(folder), settings, MoveRollouts.concatenate)
+        shards = load_move_rollouts(folder, situation, settings.workers)
+        held_moves, train_moves = _split(folder, shards, settings, MoveRollouts.concatenate)
         held, train = MoveRows.of_moves(held_moves), MoveRows.of_moves(train_moves)
         held_data, train_data = held_moves, train_moves
     else:
@@ -228,8 +244,9 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
             f"{folder}'s rollouts were played by {held_data.policy}: a later step can stand only on a move-advantage "
             f"agent of the zoo, which its checkpoint names ({error})"
         ) from error
-    scale = input_scale(context) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
-    features = ["observation", *move_layout().features, *AFTER] if by_moves else list(FEATURES)
+    scale = input_scale(context, situation) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
+    move_inputs = ["observation", *move_layout().features, *AFTER, *(CONTEXT if situation else ())]
+    features = move_inputs if by_moves else list(FEATURES)
     hidden = tuple(int(size) for size in settings.hidden.split(","))
     net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)
     values = values_of(net, held, scale)

@@ -56,7 +56,7 @@ import cardenvs
 from cardenvs.agents.base import PlanningPolicy, Policy, PolicyContext
 from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
-from cardenvs.experiments.research.advantage_fit import MARGIN_RULES, FitSettings, improve
+from cardenvs.experiments.research.advantage_fit import FEATURE_SETS, MARGIN_RULES, FitSettings, improve
 from cardenvs.experiments.research.move_rollouts import GAMES as MOVE_GAMES
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, collect_moves
 from cardenvs.experiments.research.playout import play_out, seated
@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("folder", type=Path, help="a folder of shards from collect")
     defaults = FitSettings()
     for name, value in vars(defaults).items():
-        choices = sorted(MARGIN_RULES) if name == "margin_rule" else None
+        choices = {"margin_rule": sorted(MARGIN_RULES), "features": list(FEATURE_SETS)}.get(name)
         fit.add_argument("--" + name.replace("_", "-"), type=type(value), default=value, choices=choices)
     return parser
 

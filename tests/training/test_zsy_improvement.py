@@ -27,6 +27,7 @@ from cardenvs.zheng_shang_you.combos import MAX_HAND
 from cardenvs.zheng_shang_you.features import move_layout, moves_features
 from cardenvs.zheng_shang_you.movegen import legal_combos
 from cardenvs.zheng_shang_you.ranks import parse, to_bits
+from tests.training.zsy_leads import seat_zero_leads
 
 GAME = "zheng_shang_you-v0"
 OPTIONS = {"num_players": 4, "episode": "deal"}
@@ -140,21 +141,10 @@ def test_a_huge_margin_plays_the_rule_bot_and_a_network_of_size_sheds_the_most_c
 
     shedder = ImprovedZsyPlayer(ctx, network({"size": 1.0}, margin=0.0), seed=0)
     leads_checked = 0
-    for deal in range(4, 8):
-        env.reset(seed=deal)
-        for agent in env.agent_iter():
-            observation, _, done, cut, _ = env.last()
-            if done or cut:
-                env.step(None)
-                continue
-            seat = env.agents.index(agent)
-            if seat == 0 and not shedder.plan and int(np.argmax(shedder.view(observation, "phase"))) == LEAD:
-                hand = [int(p) for p in np.flatnonzero(shedder.view(observation, "hand"))]
-                most = max(len(c.cards) for c in legal_combos(to_bits(hand), None, ctx.options.combo_rules))
-                chosen = shedder.choose_lead(observation, hand)
-                assert len(chosen.cards) == most
-                leads_checked += 1
-            env.step((shedder if seat == 0 else others[seat - 1]).act(observation))
+    for observation, hand in seat_zero_leads(env, shedder, others, range(4, 8)):
+        most = max(len(c.cards) for c in legal_combos(to_bits(hand), None, ctx.options.combo_rules))
+        assert len(shedder.choose_lead(observation, hand).cards) == most
+        leads_checked += 1
     assert leads_checked >= 4
 
 

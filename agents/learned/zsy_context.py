@@ -1,0 +1,110 @@
+"""Features of a Zheng Shang You move in its situation, which the raw observation holds only implicitly.
+
+A move-advantage network (:mod:`agents.learned.zsy_advantage`) that reads the observation and the move alone has to
+discover from them whether the cards still out of sight can beat the move, or how many plays the hand it leaves
+needs. :data:`CONTEXT` spells such facts out, each scaled to about ``[0, 1]``; a checkpoint that lists them in
+``meta["features"]`` reads them after :data:`~agents.learned.zsy_advantage.AFTER`. All of them are computed from
+what the deciding seat sees: its hand, the cards played, the hand sizes and the combination to beat.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+
+from cardenvs.agents.moves import combo_to_beat
+from cardenvs.core.layout import ObservationLayout
+from cardenvs.zheng_shang_you.actions import Pass
+from cardenvs.zheng_shang_you.combos import MAX_HAND, Combo, ComboRules, lead_shapes
+from cardenvs.zheng_shang_you.features import MOVE_KINDS, move_layout
+from cardenvs.zheng_shang_you.movegen import combos_of_shape, legal_combos
+from cardenvs.zheng_shang_you.ranks import NUM_CARDS, TWO, to_bits, value_of
+
+CONTEXT = ("table_beaters", "table_unbeatable", "plays_left", "unseen_high", "min_opponent", "keeps_lead")
+"""After the move: how many combinations of the unseen cards beat what lies on the table (the move, or on a pass
+the combination to beat; counted up to :data:`BEATERS_CAP`, log-scaled), whether none does, how many leads the hand
+left needs (:func:`plays_left`); the 2s and jokers out of sight; the fewest cards an opponent holds; whether the
+move keeps the lead (nothing unseen beats it and cards are left)."""
+BEATERS_CAP = 16
+"""Beating combinations counted at most (the unseen cards are spread over several hands: more says little)."""
+
+
+def move_of_row(row: np.ndarray) -> Pass | Combo:
+    """The pass or combination whose :func:`~cardenvs.zheng_shang_you.features.move_layout` row this is."""
+    f = move_layout().features
+    kind = MOVE_KINDS[int(np.argmax(row[f["kind"].slice]))]
+    if kind == "pass":
+        return Pass()
+    if kind in ("give", "take"):
+        raise ValueError(f"a {kind} of the exchange is not a play; only leads and follows have a context")
+    shape = lead_shapes()[int(np.argmax(row[f["shape"].slice]))]
+    wild, suited = (bool(x) for x in row[f["flags"].slice])
+    cards = tuple(int(p) for p in np.flatnonzero(row[f["cards"].slice]))
+    return Combo(*shape, int(np.argmax(row[f["top_rank"].slice])), cards, wild, suited)
+
+
+@functools.lru_cache(maxsize=65_536)
+def plays_left(hand: int, rules: ComboRules) -> int:
+    """Leads a hand (a bit set) needs when each sheds the longest combination without 2s or jokers, the lowest of
+    those (the rule bot's lead; any combination once only those are left)."""
+    plays = 0
+    while hand:
+        combos = legal_combos(hand, None, rules)
+        cheap = [c for c in combos if not c.wild and all(value_of(p) < TWO for p in c.cards)] or combos
+        lead = max(cheap, key=lambda c: (len(c.cards), -c.top, -c.wild))
+        hand &= ~to_bits(lead.cards)
+        plays += 1
+    return plays
+
+
+def beaters(unseen: int, combo: Combo, rules: ComboRules) -> int:
+    """Combinations of the ``unseen`` cards (a bit set) that beat ``combo``, counted up to :data:`BEATERS_CAP`."""
+    return sum(1 for _ in itertools.islice(combos_of_shape(unseen, combo.shape, combo, rules), BEATERS_CAP))
+
+
+def context_features(
+    vector: np.ndarray, layout: ObservationLayout, rules: ComboRules, moves: Sequence[Hashable]
+) -> np.ndarray:
+    """One row of :data:`CONTEXT` per move (a pass or a combination of a lead or follow) for the raw observation
+    ``vector`` of the seat to move."""
+    seen = vector[layout["hand"]] > 0
+    played = np.asarray(vector[layout["played"]].reshape(-1, NUM_CARDS).any(axis=0))
+    unseen_cards = [p for p in range(NUM_CARDS) if not seen[p] and not played[p]]
+    unseen, hand = to_bits(unseen_cards), to_bits(np.flatnonzero(seen).tolist())
+    sizes, mates = vector[layout["hand_sizes"]][1:], vector[layout["teammates"]][1:]
+    holding = [float(s) for s, m in zip(sizes, mates, strict=True) if s > 0 and not m]
+    shared = (sum(value_of(p) >= TWO for p in unseen_cards) / 6, (min(holding) if holding else 0.0) / MAX_HAND)
+    top = combo_to_beat(vector, layout)
+    rows = np.zeros((len(moves), len(CONTEXT)), dtype=np.float32)
+    for row, move in zip(rows, moves, strict=True):
+        on_table = move if isinstance(move, Combo) else top
+        if on_table is None:
+            raise ValueError("a pass has no context on a lead: there is nothing on the table")
+        count = beaters(unseen, on_table, rules)
+        left = hand & ~to_bits(move.cards) if isinstance(move, Combo) else hand
+        row[:] = (
+            np.log1p(count) / np.log1p(BEATERS_CAP),
+            count == 0,
+            plays_left(left, rules) / MAX_HAND,
+            *shared,
+            isinstance(move, Combo) and count == 0 and left != 0,
+        )
+    return rows
+
+
+def shard_context(
+    observations: np.ndarray, moves: np.ndarray, decision: np.ndarray, layout: ObservationLayout, rules: ComboRules
+) -> np.ndarray:
+    """:data:`CONTEXT` of every evaluated move of rollouts: ``moves`` rows (move features first) grouped by
+    ``decision``, the row of ``observations`` each belongs to."""
+    width = move_layout().size
+    out = np.zeros((len(moves), len(CONTEXT)), dtype=np.float32)
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    for start, end in itertools.pairwise([*starts.tolist(), len(decision)]):
+        vector = observations[decision[start]].astype(np.float32)
+        rows = moves[start:end, :width].astype(np.float32)
+        out[start:end] = context_features(vector, layout, rules, [move_of_row(r) for r in rows])
+    return out
