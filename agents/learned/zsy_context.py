@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from cardenvs.agents.moves import combo_to_beat
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.zheng_shang_you.actions import Pass
-from cardenvs.zheng_shang_you.combos import MAX_HAND, Combo, ComboRules, lead_shapes
+from cardenvs.zheng_shang_you.build_state import NONE, allowed, requirement
+from cardenvs.zheng_shang_you.combos import MAX_HAND, SEQUENCE, Combo, ComboRules, lead_shapes
 from cardenvs.zheng_shang_you.features import MOVE_KINDS, move_layout
 from cardenvs.zheng_shang_you.movegen import combos_of_shape, legal_combos
-from cardenvs.zheng_shang_you.ranks import NUM_CARDS, TWO, to_bits, value_of
+from cardenvs.zheng_shang_you.ranks import ACE, BJ, NUM_CARDS, TWO, suit_of, to_bits, value_bits, value_of
 
 CONTEXT = ("table_beaters", "table_unbeatable", "plays_left", "unseen_high", "min_opponent", "keeps_lead")
 """After the move: how many combinations of the unseen cards beat what lies on the table (the move, or on a pass
@@ -61,8 +64,58 @@ def plays_left(hand: int, rules: ComboRules) -> int:
 
 
 def beaters(unseen: int, combo: Combo, rules: ComboRules) -> int:
-    """Combinations of the ``unseen`` cards (a bit set) that beat ``combo``, counted up to :data:`BEATERS_CAP`."""
+    """Combinations of the ``unseen`` cards (a bit set) that beat ``combo``, counted up to :data:`BEATERS_CAP`.
+    Only the rank, shape and class of ``combo`` matter, so each is counted once per set of unseen cards; sequences
+    are counted by suit and gap (:func:`sequence_beaters`), as listing them would take seconds."""
+    return _beaters(unseen, replace(combo, cards=()), rules)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _beaters(unseen: int, combo: Combo, rules: ComboRules) -> int:
+    if combo.kind == SEQUENCE:
+        return min(sequence_beaters(unseen, combo, rules), BEATERS_CAP)
     return sum(1 for _ in itertools.islice(combos_of_shape(unseen, combo.shape, combo, rules), BEATERS_CAP))
+
+
+def sequence_beaters(unseen: int, combo: Combo, rules: ComboRules) -> int:
+    """How many sequences of the ``unseen`` cards beat the sequence ``combo``: the number the move generator lists,
+    counted without listing them. A sequence takes one natural card or a joker (a gap) at each rank; per top rank,
+    the gap polynomial ``∏ (naturals + x)`` counts the ways with ``g`` gaps (times ``C(jokers, g)`` for which
+    jokers fill them), and the same product over one suit's naturals counts the suited ones."""
+    jokers = (unseen >> BJ).bit_count()
+    total = 0
+    for high in range(combo.length - 1, ACE + 1):
+        need = requirement(combo, SEQUENCE, high)
+        if need == NONE:
+            continue
+        ranks = range(high - combo.length + 1, high + 1)
+        every = _gap_counts([(unseen & value_bits(v)).bit_count() for v in ranks], jokers)
+        suited = [0] * (jokers + 1)
+        for suit in range(4):
+            one = _gap_counts([int(bool(unseen & value_bits(v) & _suit_bits(suit))) for v in ranks], jokers)
+            suited = [a + b for a, b in zip(suited, one, strict=True)]
+        if combo.length <= jokers:
+            suited[combo.length] -= 4  # all gaps: no natural card, no suit
+        if not rules.joker_keeps_suitedness:
+            suited[1:] = [0] * jokers
+        for gaps in range(jokers + 1):
+            ways = math.comb(jokers, gaps)
+            plain = every[gaps] - suited[gaps]
+            total += ways * (suited[gaps] * allowed(need, True, gaps > 0) + plain * allowed(need, False, gaps > 0))
+    return total
+
+
+def _gap_counts(naturals: Sequence[int], most: int) -> list[int]:
+    """Coefficients of ``x**0 … x**most`` in ``∏ (n + x)`` over ``naturals``: choices with that many gaps."""
+    counts = [1] + [0] * most
+    for n in naturals:
+        counts = [n * counts[g] + (counts[g - 1] if g else 0) for g in range(most + 1)]
+    return counts
+
+
+@functools.cache
+def _suit_bits(suit: int) -> int:
+    return to_bits(p for p in range(BJ) if suit_of(p) == suit)
 
 
 def context_features(

@@ -4,6 +4,7 @@ position, moves rebuilt from their feature rows, the player of a network that re
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +15,22 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.learned.goninkan_advantage import MOVE_ADVANTAGES, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash, load_weights
 from cardenvs.agents.learned.zsy_advantage import AFTER, ImprovedZsyPlayer, input_scale, uses_context
-from cardenvs.agents.learned.zsy_context import BEATERS_CAP, CONTEXT, context_features, move_of_row, plays_left
+from cardenvs.agents.learned.zsy_context import (
+    BEATERS_CAP,
+    CONTEXT,
+    context_features,
+    move_of_row,
+    plays_left,
+    sequence_beaters,
+)
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
 from cardenvs.experiments.research.move_rollouts import MoveRollouts, context_path
 from cardenvs.experiments.research.rollout_improvement import main
 from cardenvs.zheng_shang_you.actions import Pass
-from cardenvs.zheng_shang_you.combos import MAX_HAND
+from cardenvs.zheng_shang_you.combos import MAX_HAND, SEQUENCE, Combo
 from cardenvs.zheng_shang_you.features import move_layout, moves_features
-from cardenvs.zheng_shang_you.movegen import legal_combos
+from cardenvs.zheng_shang_you.movegen import combos_of_shape, legal_combos
 from cardenvs.zheng_shang_you.ranks import parse, to_bits
 from tests.training.zsy_leads import seat_zero_leads
 
@@ -90,6 +98,22 @@ def test_a_pass_is_read_as_the_combination_it_leaves_on_the_table() -> None:
     (passing,) = context_features(vector, layout, rules, [Pass()])
     assert named(passing)["table_beaters"] == pytest.approx(np.log1p(3) / np.log1p(BEATERS_CAP))
     assert named(passing)["plays_left"] == pytest.approx(3 / MAX_HAND) and named(passing)["keeps_lead"] == 0
+
+
+@pytest.mark.parametrize("keeps", [True, False])
+def test_sequences_are_counted_as_the_move_generator_lists_them(keeps: bool) -> None:
+    rules = replace(context().options.combo_rules, joker_keeps_suitedness=keeps)
+    rng = np.random.default_rng(0)
+    counted = []
+    for _ in range(150):
+        unseen = to_bits(rng.choice(54, int(rng.integers(6, 24)), replace=False).tolist())
+        length = int(rng.integers(3, 7))
+        top = int(rng.integers(length - 1, 12))
+        played = Combo(SEQUENCE, 1, length, top, (), bool(rng.integers(2)), bool(rng.integers(2)))
+        listed = sum(1 for _ in combos_of_shape(unseen, played.shape, played, rules))
+        assert sequence_beaters(unseen, played, rules) == listed
+        counted.append(listed)
+    assert max(counted) > BEATERS_CAP and counted.count(0) > 5  # both ends of the count were met
 
 
 def test_every_move_is_rebuilt_from_its_feature_row() -> None:
