@@ -13,7 +13,7 @@ the chosen play into its sub-step actions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -31,6 +31,13 @@ LEAD, FOLLOW, DECLARE, PICK, GIVE_HIGHEST, TAKE_HIGHEST, GIVE_BACK, TAKE_BACK = 
 def high_cards(combo: Combo) -> int:
     """How many 2s and jokers a play spends (the cards worth saving)."""
     return sum(value_of(p) >= TWO for p in combo.cards)
+
+
+def rule_lead(combos: Sequence[Combo]) -> Combo:
+    """The rule bot's lead among ``combos`` (a hand's legal leads): the longest without 2s, jokers or stand-ins,
+    the lowest of those; any combination once only such are left."""
+    cheap = [c for c in combos if not c.wild and not high_cards(c)] or combos
+    return max(cheap, key=lambda c: (len(c.cards), -c.top, -c.wild))
 
 
 class ZsyRuleBot(PlanningPolicy):
@@ -63,9 +70,7 @@ class ZsyRuleBot(PlanningPolicy):
 
     # ------------------------------------------------------------------ plays
     def choose_lead(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo:
-        combos = legal_combos(to_bits(hand), None, self.rules)
-        cheap = [c for c in combos if not c.wild and not high_cards(c)] or combos
-        return max(cheap, key=lambda c: (len(c.cards), -c.top, -c.wild))
+        return rule_lead(legal_combos(to_bits(hand), None, self.rules))
 
     def choose_follow(self, observation: Mapping[str, np.ndarray], hand: list[int]) -> Combo | None:
         top = self.combo_to_beat(observation)

@@ -129,5 +129,4 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     """Refuse a network fitted on another game or observation layout, or of another input size or margin-less."""
     if game_name(context.env_id) != "zheng_shang_you":
         raise ValueError(f"this move-advantage agent plays only zheng_shang_you, not {context.env_id}")
-    own = context.layout.size + move_layout().size + len(AFTER)
-    check_fitted(weights, context, own + (len(CONTEXT) if uses_context(weights) else 0))
+    check_fitted(weights, context, input_scale(context, uses_context(weights)).size)

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from cardenvs.agents.bots.zheng_shang_you import rule_lead
 from cardenvs.agents.moves import combo_to_beat
 from cardenvs.core.layout import ObservationLayout
 from cardenvs.zheng_shang_you.actions import Pass
@@ -55,10 +56,7 @@ def plays_left(hand: int, rules: ComboRules) -> int:
     those (the rule bot's lead; any combination once only those are left)."""
     plays = 0
     while hand:
-        combos = legal_combos(hand, None, rules)
-        cheap = [c for c in combos if not c.wild and all(value_of(p) < TWO for p in c.cards)] or combos
-        lead = max(cheap, key=lambda c: (len(c.cards), -c.top, -c.wild))
-        hand &= ~to_bits(lead.cards)
+        hand &= ~to_bits(rule_lead(legal_combos(hand, None, rules)).cards)
         plays += 1
     return plays
 

@@ -111,9 +111,10 @@ def load_move_rollouts(folder: Path, situation: bool = False, workers: int = 1) 
     shards = [MoveRollouts.load(p) for p in paths]
     if situation:
         missing = [p for p, shard in zip(paths, shards, strict=True) if not _context_fits(p, shard)]
-        with Pool(workers) as pool:
-            for path, rows in zip(missing, pool.map(shard_context_of, missing), strict=True):
-                np.save(context_path(path), rows, allow_pickle=False)
+        if missing:  # no processes to start when every shard's rows are kept
+            with Pool(workers) as pool:
+                for path, rows in zip(missing, pool.map(shard_context_of, missing), strict=True):
+                    np.save(context_path(path), rows, allow_pickle=False)
         for path, shard in zip(paths, shards, strict=True):
             shard.moves = np.concatenate([shard.moves, np.load(context_path(path), allow_pickle=False)], axis=1)
     return shards
