@@ -9,8 +9,8 @@ scores more than ``margin`` above it, and leaves the exchange between deals to t
 moves in rolled-out worlds. Its checkpoint is the pickle-free actor format of :mod:`agents.learned.weights` with one
 output, ``meta["kind"] == "move-advantages"``, ``meta["margin"]`` and ``meta["layout_hash"]``; ``obs_scale`` covers
 the whole input row. A later step of policy iteration names the agent it improves on in ``meta["base"]``, as in
-Goninkan. A checkpoint whose ``meta["features"]`` lists :data:`~agents.learned.zsy_context.CONTEXT` reads those
-features of the move in its situation after :data:`AFTER` (:func:`uses_context`).
+Goninkan. A checkpoint whose ``meta["features"]`` lists groups of :data:`~agents.learned.zsy_context.GROUPS` (the
+move in its situation) reads them after :data:`AFTER` (:func:`feature_groups`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
 from cardenvs.agents.learned.goninkan_advantage import SteppedAdvantages, check_fitted, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights
-from cardenvs.agents.learned.zsy_context import CONTEXT, context_features
+from cardenvs.agents.learned.zsy_context import GROUPS, situation_features
 from cardenvs.registry import game_name
 from cardenvs.wrappers import observation_scale
 from cardenvs.zheng_shang_you.actions import Pass
@@ -59,7 +59,7 @@ def move_inputs(
     vector: np.ndarray, hand: Sequence[int], moves: Sequence[Hashable], situation: np.ndarray | None = None
 ) -> np.ndarray:
     """The network's raw input rows, one per move: the observation, the move's features, :data:`AFTER`, then the
-    ``situation`` rows (:data:`~agents.learned.zsy_context.CONTEXT`) if given."""
+    ``situation`` rows (:func:`~agents.learned.zsy_context.situation_features`) if given."""
     parts = [moves_features(moves), after_features(hand, moves)]
     tail = np.concatenate(parts if situation is None else [*parts, situation], axis=1)
     head = np.broadcast_to(vector.astype(np.float32), (len(moves), vector.shape[0]))
@@ -76,15 +76,23 @@ def legal_moves(
     return [Pass(), *legal_combos(to_bits(hand), bot.combo_to_beat(observation), bot.rules)]
 
 
-def uses_context(weights: ActorWeights) -> bool:
-    """Whether the network reads :data:`~agents.learned.zsy_context.CONTEXT` (its checkpoint lists them)."""
-    return CONTEXT[0] in weights.meta.get("features", ())
+def feature_groups(weights: ActorWeights) -> tuple[str, ...]:
+    """The groups of :data:`~agents.learned.zsy_context.GROUPS` the network reads (its checkpoint lists their names),
+    which must be the first groups in that order."""
+    listed = set(weights.meta.get("features", ()))
+    groups = tuple(group for group, (names, _) in GROUPS.items() if names[0] in listed)
+    if groups != tuple(GROUPS)[: len(groups)]:
+        raise ValueError(
+            f"a network reads the situation groups in the order {list(GROUPS)}, each with all before it; this one "
+            f"lists {list(groups)}"
+        )
+    return groups
 
 
-def input_scale(context: PolicyContext, situation: bool = False) -> np.ndarray:
-    """``obs_scale`` of the network: the observation's own scale, then 1 for the move's features (and for
-    :data:`~agents.learned.zsy_context.CONTEXT` with ``situation``)."""
-    extra = move_layout().size + len(AFTER) + (len(CONTEXT) if situation else 0)
+def input_scale(context: PolicyContext, groups: Sequence[str] = ()) -> np.ndarray:
+    """``obs_scale`` of the network: the observation's own scale, then 1 for the move's features and for the
+    situation ``groups`` (:data:`~agents.learned.zsy_context.GROUPS`)."""
+    extra = move_layout().size + len(AFTER) + sum(len(GROUPS[group][0]) for group in groups)
     return np.concatenate([observation_scale(context.layout), np.ones(extra, dtype=np.float32)])
 
 
@@ -118,9 +126,8 @@ class ImprovedZsyPlayer(SteppedAdvantages, ZsyRuleBot):
         if len(moves) < 2:
             return base
         vector = observation["observation"]
-        situation = None
-        if any(uses_context(weights) for weights, _ in self.steps):
-            situation = context_features(vector, self.context.layout, self.rules, moves)
+        groups = max((feature_groups(weights) for weights, _ in self.steps), key=len)
+        situation = situation_features(vector, self.context.layout, self.rules, moves, groups) if groups else None
         inputs = move_inputs(vector, hand, moves, situation)
         return moves[stepped_choice(self.steps, inputs, list(moves).index(base))]
 
@@ -129,4 +136,4 @@ def check_fits(weights: ActorWeights, context: PolicyContext) -> None:
     """Refuse a network fitted on another game or observation layout, or of another input size or margin-less."""
     if game_name(context.env_id) != "zheng_shang_you":
         raise ValueError(f"this move-advantage agent plays only zheng_shang_you, not {context.env_id}")
-    check_fitted(weights, context, input_scale(context, uses_context(weights)).size)
+    check_fitted(weights, context, input_scale(context, feature_groups(weights)).size)

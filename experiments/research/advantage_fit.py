@@ -32,7 +32,7 @@ from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, FEATURES, MOVE_
 from cardenvs.agents.learned.players import earlier_steps
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.learned.zsy_advantage import AFTER, input_scale
-from cardenvs.agents.learned.zsy_context import CONTEXT
+from cardenvs.agents.learned.zsy_context import GROUPS
 from cardenvs.experiments.research.mlp import mlp
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, load_move_rollouts
 from cardenvs.experiments.research.rollout_data import Rollouts, check_joinable, load_rollouts
@@ -47,7 +47,7 @@ CHUNK = 65_536
 Shard = TypeVar("Shard", Rollouts, MoveRollouts)
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
-FEATURE_SETS = ("plain", "context")
+FEATURE_SETS: dict[str, tuple[str, ...]] = {"plain": (), "context": ("context",), "control": ("context", "control")}
 """The inputs of a Zheng Shang You fit: the observation, the move and :data:`AFTER`, and with ``context`` then
 :data:`~agents.learned.zsy_context.CONTEXT`."""
 MARGIN_RULES = {"lower_bound": 1.0, "estimate": 0.0}
@@ -201,9 +201,11 @@ class FitSettings:
     margin_rule: str = "lower_bound"
     """One of :data:`MARGIN_RULES`."""
     features: str = "plain"
-    """One of :data:`FEATURE_SETS`: ``context`` adds :data:`~agents.learned.zsy_context.CONTEXT` (Zheng Shang You)."""
+    """One of :data:`FEATURE_SETS`, the situation groups (:data:`~agents.learned.zsy_context.GROUPS`) it adds for
+    Zheng Shang You: ``context`` its :data:`~agents.learned.zsy_context.CONTEXT`, ``control`` that and
+    :data:`~agents.learned.zsy_context.CONTROL`."""
     workers: int = 1
-    """Processes that compute the ``context`` features of shards that have none kept yet."""
+    """Processes that compute the situation features of shards that have none kept yet."""
 
 
 def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
@@ -219,14 +221,16 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
     if settings.workers < 1:
         raise ValueError(f"workers must be at least 1, got {settings.workers}")
     by_moves = any(folder.glob(f"{SHARD_PREFIX}*.npz"))
-    situation = settings.features == "context"
-    if situation and not by_moves:
-        raise ValueError(f"{folder} holds no Zheng Shang You move shards: features=context is for those only")
+    groups = FEATURE_SETS[settings.features]
+    if groups and not by_moves:
+        raise ValueError(
+            f"{folder} holds no Zheng Shang You move shards: features={settings.features} is for those only"
+        )
     held_data: Rollouts | MoveRollouts
     train_data: Rollouts | MoveRollouts
     clock = time.perf_counter()
     if by_moves:
-        shards = load_move_rollouts(folder, situation, settings.workers)
+        shards = load_move_rollouts(folder, groups, settings.workers)
         held_moves, train_moves = _split(folder, shards, settings, MoveRollouts.concatenate)
         held, train = MoveRows.of_moves(held_moves), MoveRows.of_moves(train_moves)
         held_data, train_data = held_moves, train_moves
@@ -244,8 +248,9 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
             f"{folder}'s rollouts were played by {held_data.policy}: a later step can stand only on a move-advantage "
             f"agent of the zoo, which its checkpoint names ({error})"
         ) from error
-    scale = input_scale(context, situation) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
-    move_inputs = ["observation", *move_layout().features, *AFTER, *(CONTEXT if situation else ())]
+    scale = input_scale(context, groups) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
+    situation = [name for group in groups for name in GROUPS[group][0]]
+    move_inputs = ["observation", *move_layout().features, *AFTER, *situation]
     features = move_inputs if by_moves else list(FEATURES)
     hidden = tuple(int(size) for size in settings.hidden.split(","))
     net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)

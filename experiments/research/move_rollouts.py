@@ -28,7 +28,7 @@ import cardenvs
 from cardenvs.agents.base import Policy, PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import FOLLOW, LEAD, ZsyRuleBot
 from cardenvs.agents.learned.zsy_advantage import after_features, legal_moves
-from cardenvs.agents.learned.zsy_context import CONTEXT, shard_context
+from cardenvs.agents.learned.zsy_context import GROUPS, shard_context
 from cardenvs.agents.specs import make_policy
 from cardenvs.core.engine import RulesEngine
 from cardenvs.experiments.research.playout import play_out, seated
@@ -101,44 +101,46 @@ class MoveRollouts:
 _ROWS = ("observations", "moves", "decision", "advantages", "base")
 
 
-def load_move_rollouts(folder: Path, situation: bool = False, workers: int = 1) -> list[MoveRollouts]:
-    """Every ``moves_seed*.npz`` shard of ``folder``, by seed; with ``situation``, each move's row ends with its
-    :data:`~agents.learned.zsy_context.CONTEXT` (computed by ``workers`` processes the first time, then read from
-    ``moves_seed<N>.context.npy`` beside the shard)."""
+def load_move_rollouts(folder: Path, groups: Sequence[str] = (), workers: int = 1) -> list[MoveRollouts]:
+    """Every ``moves_seed*.npz`` shard of ``folder``, by seed; each move's row ends with the features of the situation
+    ``groups`` (:data:`~agents.learned.zsy_context.GROUPS`), computed by ``workers`` processes the first time, then
+    read from ``moves_seed<N>.<group>.npy`` beside the shard."""
     paths = sorted(folder.glob(f"{SHARD_PREFIX}*.npz"), key=lambda p: int(p.stem.removeprefix(SHARD_PREFIX)))
     if not paths:
         raise FileNotFoundError(f"no {SHARD_PREFIX}*.npz in {folder}: run the collect command into it first")
     shards = [MoveRollouts.load(p) for p in paths]
-    if situation:
-        missing = [p for p, shard in zip(paths, shards, strict=True) if not _context_fits(p, shard)]
+    for group in groups:
+        missing = [(p, group) for p, shard in zip(paths, shards, strict=True) if not _group_fits(p, shard, group)]
         if missing:  # no processes to start when every shard's rows are kept
             with Pool(workers) as pool:
-                for path, rows in zip(missing, pool.map(shard_context_of, missing), strict=True):
-                    np.save(context_path(path), rows, allow_pickle=False)
+                for (path, _), rows in zip(missing, pool.starmap(shard_group_of, missing), strict=True):
+                    np.save(context_path(path, group), rows, allow_pickle=False)
         for path, shard in zip(paths, shards, strict=True):
-            shard.moves = np.concatenate([shard.moves, np.load(context_path(path), allow_pickle=False)], axis=1)
+            kept = np.load(context_path(path, group), allow_pickle=False)
+            shard.moves = np.concatenate([shard.moves, kept], axis=1)
     return shards
 
 
-def context_path(shard: Path) -> Path:
-    """Where a shard's :data:`~agents.learned.zsy_context.CONTEXT` rows are kept."""
-    return shard.with_suffix(".context.npy")
+def context_path(shard: Path, group: str = "context") -> Path:
+    """Where a shard's rows of the situation ``group`` (:data:`~agents.learned.zsy_context.GROUPS`) are kept."""
+    return shard.with_suffix(f".{group}.npy")
 
 
-def shard_context_of(path: Path) -> np.ndarray:
-    """The float16 :data:`~agents.learned.zsy_context.CONTEXT` rows of the shard at ``path``, one per move."""
+def shard_group_of(path: Path, group: str) -> np.ndarray:
+    """The float16 rows of the situation ``group`` for the shard at ``path``, one per move."""
     shard = MoveRollouts.load(path)
     context = PolicyContext.from_env(cardenvs.make(shard.game, **shard.options))
     rules = context.options.combo_rules
-    return shard_context(shard.observations, shard.moves, shard.decision, context.layout, rules).astype(np.float16)
+    rows = shard_context(shard.observations, shard.moves, shard.decision, context.layout, rules, group)
+    return rows.astype(np.float16)
 
 
-def _context_fits(path: Path, shard: MoveRollouts) -> bool:
-    kept = context_path(path)
+def _group_fits(path: Path, shard: MoveRollouts, group: str) -> bool:
+    kept = context_path(path, group)
     if not kept.exists():
         return False
     rows = np.load(kept, mmap_mode="r", allow_pickle=False)
-    return rows.shape == (len(shard.moves), len(CONTEXT))
+    return rows.shape == (len(shard.moves), len(GROUPS[group][0]))
 
 
 def play_move(world: RulesEngine[Any], move: Hashable, leading: bool, seat: int) -> float:

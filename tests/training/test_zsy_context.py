@@ -1,6 +1,6 @@
-"""The situation features of a Zheng Shang You move (agents/learned/zsy_context.py): each value on an explicit
-position, moves rebuilt from their feature rows, the player of a network that reads them, and the fit's
-``--features context`` from the command line to a ``ckpt:`` agent."""
+"""The situation features of a Zheng Shang You move (agents/learned/zsy_context.py): each value of both groups on an
+explicit position, moves rebuilt from their feature rows, the player of a network that reads them, and the fit's
+``--features context`` and ``control`` from the command line to a ``ckpt:`` agent."""
 
 from __future__ import annotations
 
@@ -14,14 +14,19 @@ import cardenvs
 from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.learned.goninkan_advantage import MOVE_ADVANTAGES, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash, load_weights
-from cardenvs.agents.learned.zsy_advantage import AFTER, ImprovedZsyPlayer, input_scale, uses_context
+from cardenvs.agents.learned.zsy_advantage import AFTER, ImprovedZsyPlayer, feature_groups, input_scale
 from cardenvs.agents.learned.zsy_context import (
     BEATERS_CAP,
     CONTEXT,
+    CONTROL,
+    GROUPS,
     context_features,
+    control_features,
+    leads_left,
     move_of_row,
     plays_left,
     sequence_beaters,
+    situation_features,
 )
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
@@ -84,6 +89,27 @@ def test_each_context_feature_on_an_explicit_lead() -> None:
     assert plays_left(to_bits(parse("4♣ 5♣ 2♠ RJ")), rules) == 3
 
 
+def test_each_control_feature_on_an_explicit_lead() -> None:
+    ctx = context()
+    rules = ctx.options.combo_rules
+    hand = "3♣ 3♦ 4♣ 5♣ 2♠ RJ"
+    vector = position(hand, unseen="K♠ A♥ BJ")
+    combos = {c.describe(): c for c in legal_combos(to_bits(parse(hand)), None, rules)}
+    run, out = combos["sequence 3–5: 3♦ 4♣ 5♣"], combos["set sequence 2×3–5 (wild): 3♣ 3♦ 4♣ 5♣ 2♠ RJ"]
+    left = [lead.describe() for lead in leads_left(to_bits(parse("3♣ 2♠ RJ")), rules)]
+    assert left == ["single: 3♣", "set of 2×2 (wild): 2♠ RJ"]  # the lowest plain card first, then the 2s
+    after_run, gone = (
+        dict(zip(CONTROL, row, strict=True)) for row in control_features(vector, ctx.layout, rules, [run, out])
+    )
+    single = np.log1p(3) / np.log1p(BEATERS_CAP)  # K♠, A♥ and the black joker beat the 3♣; nothing beats the 2s
+    assert after_run["controls_left"] == pytest.approx(1 / 4) and after_run["loose_left"] == pytest.approx(1 / MAX_HAND)
+    assert after_run["leads_beaten"] == pytest.approx(single / MAX_HAND)
+    assert after_run["weakest_lead"] == pytest.approx(single)
+    assert all(value == 0 for value in gone.values())  # going out leaves no lead
+    both = situation_features(vector, ctx.layout, rules, [run], tuple(GROUPS))
+    np.testing.assert_array_equal(both[0, len(CONTEXT) :], control_features(vector, ctx.layout, rules, [run])[0])
+
+
 def test_a_pass_is_read_as_the_combination_it_leaves_on_the_table() -> None:
     ctx = context()
     rules = ctx.options.combo_rules
@@ -123,16 +149,20 @@ def test_every_move_is_rebuilt_from_its_feature_row() -> None:
         assert [move_of_row(row) for row in moves_features(moves)] == moves
 
 
-def network(weights_of_context: dict[str, float], margin: float, situation: bool = True) -> ActorWeights:
+def network(
+    weights_of_situation: dict[str, float], margin: float, groups: tuple[str, ...] = ("context",)
+) -> ActorWeights:
+    """A linear network over the situation features of ``groups``, with the given weights by name."""
     ctx = context()
     own = ctx.layout.size + move_layout().size + len(AFTER)
-    row = np.zeros((1, own + (len(CONTEXT) if situation else 0)), dtype=np.float32)
-    for name, weight in weights_of_context.items():
-        row[0, own + CONTEXT.index(name)] = weight
-    features = ["observation", *move_layout().features, *AFTER, *(CONTEXT if situation else ())]
+    names = [name for group in groups for name in GROUPS[group][0]]
+    row = np.zeros((1, own + len(names)), dtype=np.float32)
+    for name, weight in weights_of_situation.items():
+        row[0, own + names.index(name)] = weight
+    features = ["observation", *move_layout().features, *AFTER, *names]
     meta = {"kind": MOVE_ADVANTAGES, "margin": margin, "env_id": "cardenvs/zheng_shang_you-v0", "options": OPTIONS,
             "layout_hash": context_layout_hash(ctx), "features": features}  # fmt: skip
-    return ActorWeights((), (row, np.zeros(1, np.float32)), "relu", input_scale(ctx, situation), meta)
+    return ActorWeights((), (row, np.zeros(1, np.float32)), "relu", input_scale(ctx, groups), meta)
 
 
 def test_a_network_that_reads_the_context_leads_what_keeps_the_lead() -> None:
@@ -151,14 +181,30 @@ def test_a_network_that_reads_the_context_leads_what_keeps_the_lead() -> None:
 
 def test_the_context_network_is_refused_without_its_columns_and_an_earlier_step_reads_the_first_ones() -> None:
     ctx = context()
-    plain, reading = network({}, 0.0, situation=False), network({"keeps_lead": 1.0}, 0.0)
-    assert not uses_context(plain) and uses_context(reading)
+    plain, reading = network({}, 0.0, groups=()), network({"keeps_lead": 1.0}, 0.0)
+    assert feature_groups(plain) == () and feature_groups(reading) == ("context",)
     short = ActorWeights((), (plain.action[0], plain.action[1]), "relu", plain.obs_scale, reading.meta)
     with pytest.raises(ValueError, match=f"takes {plain.obs_scale.size + len(CONTEXT)} features"):
         ImprovedZsyPlayer(ctx, short)
     rows = np.zeros((3, reading.obs_scale.size), dtype=np.float32)
     rows[1, -1] = 1.0  # the second move keeps the lead
     assert stepped_choice([(plain, 0.0), (reading, 0.5)], rows, base=0) == 1
+
+
+def test_the_situation_groups_are_read_in_their_order() -> None:
+    both = network({"weakest_lead": -1.0}, 0.0, groups=("context", "control"))
+    assert feature_groups(both) == ("context", "control")
+    assert both.obs_scale.size == network({}, 0.0).obs_scale.size + len(CONTROL)
+    alone = replace(
+        both, meta={**both.meta, "features": [*both.meta["features"][: -len(CONTEXT) - len(CONTROL)], *CONTROL]}
+    )
+    with pytest.raises(ValueError, match="each with all before it"):
+        feature_groups(alone)
+    env = cardenvs.make(GAME, **OPTIONS)
+    earlier = [network({"keeps_lead": 1.0}, 0.0)]
+    later = ImprovedZsyPlayer(PolicyContext.from_env(env), both, seed=0, earlier=earlier)
+    others = [make_policy("zheng_shang_you/rule", env, seed=s) for s in (1, 2, 3)]
+    assert play_episode(env, [later, *others], seed=0).decisions > 0  # each step reads its own columns
 
 
 def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_specs(tmp_path: Path) -> None:
@@ -175,11 +221,22 @@ def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_s
     expected = context_features(shard.observations[0].astype(np.float32), ctx.layout, ctx.options.combo_rules, moves)
     np.testing.assert_array_equal(kept[:first], expected.astype(np.float16))
     weights = load_weights(tmp_path / "final.npz")
-    assert uses_context(weights) and weights.obs_scale.size == ctx.layout.size + move_layout().size + 6 + 6
+    assert (
+        feature_groups(weights) == ("context",)
+        and weights.obs_scale.size == ctx.layout.size + move_layout().size + 6 + 6
+    )
     env = cardenvs.make(GAME, **OPTIONS)
     agent = make_policy(f"ckpt:{tmp_path / 'final.npz'}", env, seed=0)
     assert isinstance(agent, ImprovedZsyPlayer)
     rule = [make_policy("zheng_shang_you/rule", env, seed=s) for s in range(3)]
     assert play_episode(env, [agent, *rule], seed=0).decisions > 0
+    main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8", "--features", "control"])
+    kept = np.load(context_path(tmp_path / "moves_seed2.npz", "control"), allow_pickle=False)
+    expected = control_features(shard.observations[0].astype(np.float32), ctx.layout, ctx.options.combo_rules, moves)
+    np.testing.assert_array_equal(kept[:first], expected.astype(np.float16))
+    weights = load_weights(tmp_path / "final.npz")
+    assert feature_groups(weights) == ("context", "control")
+    agent = make_policy(f"ckpt:{tmp_path / 'final.npz'}", env, seed=0)
+    assert play_episode(env, [agent, *rule], seed=1).decisions > 0
     with pytest.raises(SystemExit):
         main(["fit", str(tmp_path), "--features", "everything"])
