@@ -86,6 +86,7 @@ ZOO: dict[str, dict[str, str]] = {
     },
     "yoninkan": {"yoninkan/improved": "zoo:yoninkan/improved", "yoninkan/ppo": "zoo:yoninkan/ppo"},
     "zheng_shang_you": {
+        "zheng_shang_you/improved_control": "zoo:zheng_shang_you/improved_control",
         "zheng_shang_you/improved_context": "zoo:zheng_shang_you/improved_context",
         "zheng_shang_you/improved": "zoo:zheng_shang_you/improved",
         "zheng_shang_you/ppo": "zoo:zheng_shang_you/ppo",

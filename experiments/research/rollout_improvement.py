@@ -1,9 +1,10 @@
 """One step of policy iteration on a rule bot: roll out every legal move, learn the advantages, play the best.
 
-Produced: the zoo's ``goninkan/improved``, ``yoninkan/improved``, ``zheng_shang_you/improved`` and (``fit --features
-context``) ``zheng_shang_you/improved_context`` agents (``agents/zoo/<game>/<name>.npz``); reported in
-docs/training.md, section "Beyond PPO: one step of policy iteration on the bot (Goninkan)". The last is in its
-section "Zheng Shang You: the move's situation spelled out".
+Produced: the zoo's ``goninkan/improved``, ``yoninkan/improved``, ``zheng_shang_you/improved``, (``fit --features
+context``) ``zheng_shang_you/improved_context`` and (``--features control``) ``zheng_shang_you/improved_control``
+agents (``agents/zoo/<game>/<name>.npz``); reported in docs/training.md, section "Beyond PPO: one step of policy
+iteration on the bot (Goninkan)". The last two are in its sections "Zheng Shang You: the move's situation spelled
+out" and "Zheng Shang You: the hand's controls, and a second step that reads them".
 
 Approximate policy iteration with rollouts (Lagoudakis & Parr 2003; Bertsekas' rollout algorithm). Goninkan's bot
 is hard to pass with PPO (docs/training.md); this improves on the bot directly:
