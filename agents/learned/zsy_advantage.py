@@ -15,6 +15,7 @@ move in its situation) reads them after :data:`AFTER` (:func:`feature_groups`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ from cardenvs.agents.base import PolicyContext
 from cardenvs.agents.bots.zheng_shang_you import ZsyRuleBot
 from cardenvs.agents.learned.goninkan_advantage import SteppedAdvantages, check_fitted, stepped_choice
 from cardenvs.agents.learned.weights import ActorWeights
-from cardenvs.agents.learned.zsy_context import GROUPS, situation_features
+from cardenvs.agents.learned.zsy_context import GROUPS, situation_features, situation_names
 from cardenvs.registry import game_name
 from cardenvs.wrappers import observation_scale
 from cardenvs.zheng_shang_you.actions import Pass
@@ -92,7 +93,7 @@ def feature_groups(weights: ActorWeights) -> tuple[str, ...]:
 def input_scale(context: PolicyContext, groups: Sequence[str] = ()) -> np.ndarray:
     """``obs_scale`` of the network: the observation's own scale, then 1 for the move's features and for the
     situation ``groups`` (:data:`~agents.learned.zsy_context.GROUPS`)."""
-    extra = move_layout().size + len(AFTER) + sum(len(GROUPS[group][0]) for group in groups)
+    extra = move_layout().size + len(AFTER) + len(situation_names(groups))
     return np.concatenate([observation_scale(context.layout), np.ones(extra, dtype=np.float32)])
 
 
@@ -118,6 +119,11 @@ class ImprovedZsyPlayer(SteppedAdvantages, ZsyRuleBot):
         move = self.improve(observation, hand, legal_moves(self, observation, hand, leading=False), base)
         return move if isinstance(move, Combo) else None
 
+    @functools.cached_property
+    def groups(self) -> tuple[str, ...]:
+        """The situation groups the widest step reads (the narrower ones read its first columns)."""
+        return max((feature_groups(weights) for weights, _ in self.steps), key=len)
+
     def improve(
         self, observation: Mapping[str, np.ndarray], hand: list[int], moves: Sequence[Hashable], base: Hashable
     ) -> Hashable:
@@ -126,7 +132,7 @@ class ImprovedZsyPlayer(SteppedAdvantages, ZsyRuleBot):
         if len(moves) < 2:
             return base
         vector = observation["observation"]
-        groups = max((feature_groups(weights) for weights, _ in self.steps), key=len)
+        groups = self.groups
         situation = situation_features(vector, self.context.layout, self.rules, moves, groups) if groups else None
         inputs = move_inputs(vector, hand, moves, situation)
         return moves[stepped_choice(self.steps, inputs, list(moves).index(base))]

@@ -194,6 +194,11 @@ GROUPS: dict[str, tuple[tuple[str, ...], GroupFeatures]] = {
 it lists in this order."""
 
 
+def situation_names(groups: Sequence[str]) -> list[str]:
+    """The feature names of the situation ``groups``, in the order a network reads them."""
+    return [name for group in groups for name in GROUPS[group][0]]
+
+
 def situation_features(
     vector: np.ndarray, layout: ObservationLayout, rules: ComboRules, moves: Sequence[Hashable], groups: Sequence[str]
 ) -> np.ndarray:
@@ -208,7 +213,7 @@ def shard_context(
     decision: np.ndarray,
     layout: ObservationLayout,
     rules: ComboRules,
-    group: str = "context",
+    group: str,
 ) -> np.ndarray:
     """The ``group``'s features (:data:`GROUPS`) of every evaluated move of rollouts: ``moves`` rows (move features
     first) grouped by ``decision``, the row of ``observations`` each belongs to."""

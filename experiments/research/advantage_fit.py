@@ -32,7 +32,7 @@ from cardenvs.agents.learned.goninkan_advantage import BASE_KEY, FEATURES, MOVE_
 from cardenvs.agents.learned.players import earlier_steps
 from cardenvs.agents.learned.weights import ActorWeights, context_layout_hash
 from cardenvs.agents.learned.zsy_advantage import AFTER, input_scale
-from cardenvs.agents.learned.zsy_context import GROUPS
+from cardenvs.agents.learned.zsy_context import GROUPS, situation_names
 from cardenvs.experiments.research.mlp import mlp
 from cardenvs.experiments.research.move_rollouts import SHARD_PREFIX, MoveRollouts, load_move_rollouts
 from cardenvs.experiments.research.rollout_data import Rollouts, check_joinable, load_rollouts
@@ -47,9 +47,13 @@ CHUNK = 65_536
 Shard = TypeVar("Shard", Rollouts, MoveRollouts)
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
 """The margins whose held-out gains :func:`improve` reports."""
-FEATURE_SETS: dict[str, tuple[str, ...]] = {"plain": (), "context": ("context",), "control": ("context", "control")}
-"""The inputs of a Zheng Shang You fit: the observation, the move and :data:`AFTER`, and with ``context`` then
-:data:`~agents.learned.zsy_context.CONTEXT`."""
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "plain": (),
+    **{group: tuple(GROUPS)[: i + 1] for i, group in enumerate(GROUPS)},
+}
+"""The inputs of a Zheng Shang You fit: the observation, the move and :data:`AFTER`, then the situation groups
+(:data:`~agents.learned.zsy_context.GROUPS`) up to the one named: ``context`` adds
+:data:`~agents.learned.zsy_context.CONTEXT`, ``control`` that and :data:`~agents.learned.zsy_context.CONTROL`."""
 MARGIN_RULES = {"lower_bound": 1.0, "estimate": 0.0}
 """How :func:`improve` picks the margin → the weight of the 95% half-width subtracted from each held-out gain:
 ``lower_bound`` takes the highest lower bound, ``estimate`` the highest gain."""
@@ -249,8 +253,7 @@ def improve(folder: Path, settings: FitSettings) -> dict[str, Any]:
             f"agent of the zoo, which its checkpoint names ({error})"
         ) from error
     scale = input_scale(context, groups) if by_moves else np.ones(len(FEATURES), dtype=np.float32)
-    situation = [name for group in groups for name in GROUPS[group][0]]
-    move_inputs = ["observation", *move_layout().features, *AFTER, *situation]
+    move_inputs = ["observation", *move_layout().features, *AFTER, *situation_names(groups)]
     features = move_inputs if by_moves else list(FEATURES)
     hidden = tuple(int(size) for size in settings.hidden.split(","))
     net, history = fit(train, held, scale, hidden, settings.epochs, settings.learning_rate, settings.seed)

@@ -114,14 +114,14 @@ def load_move_rollouts(folder: Path, groups: Sequence[str] = (), workers: int = 
         if missing:  # no processes to start when every shard's rows are kept
             with Pool(workers) as pool:
                 for (path, _), rows in zip(missing, pool.starmap(shard_group_of, missing), strict=True):
-                    np.save(context_path(path, group), rows, allow_pickle=False)
+                    np.save(group_path(path, group), rows, allow_pickle=False)
         for path, shard in zip(paths, shards, strict=True):
-            kept = np.load(context_path(path, group), allow_pickle=False)
+            kept = np.load(group_path(path, group), allow_pickle=False)
             shard.moves = np.concatenate([shard.moves, kept], axis=1)
     return shards
 
 
-def context_path(shard: Path, group: str = "context") -> Path:
+def group_path(shard: Path, group: str) -> Path:
     """Where a shard's rows of the situation ``group`` (:data:`~agents.learned.zsy_context.GROUPS`) are kept."""
     return shard.with_suffix(f".{group}.npy")
 
@@ -136,7 +136,7 @@ def shard_group_of(path: Path, group: str) -> np.ndarray:
 
 
 def _group_fits(path: Path, shard: MoveRollouts, group: str) -> bool:
-    kept = context_path(path, group)
+    kept = group_path(path, group)
     if not kept.exists():
         return False
     rows = np.load(kept, mmap_mode="r", allow_pickle=False)

@@ -27,10 +27,11 @@ from cardenvs.agents.learned.zsy_context import (
     plays_left,
     sequence_beaters,
     situation_features,
+    situation_names,
 )
 from cardenvs.agents.play import play_episode
 from cardenvs.agents.specs import make_policy
-from cardenvs.experiments.research.move_rollouts import MoveRollouts, context_path
+from cardenvs.experiments.research.move_rollouts import MoveRollouts, group_path
 from cardenvs.experiments.research.rollout_improvement import main
 from cardenvs.zheng_shang_you.actions import Pass
 from cardenvs.zheng_shang_you.combos import MAX_HAND, SEQUENCE, Combo
@@ -155,7 +156,7 @@ def network(
     """A linear network over the situation features of ``groups``, with the given weights by name."""
     ctx = context()
     own = ctx.layout.size + move_layout().size + len(AFTER)
-    names = [name for group in groups for name in GROUPS[group][0]]
+    names = situation_names(groups)
     row = np.zeros((1, own + len(names)), dtype=np.float32)
     for name, weight in weights_of_situation.items():
         row[0, own + names.index(name)] = weight
@@ -212,7 +213,7 @@ def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_s
         main(["collect", "--game", GAME, "--option", "num_players=4", "--option", "episode=deal", "--rounds", "1",
               "--seed", str(seed), "--out", str(tmp_path)])  # fmt: skip
     main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8", "--features", "context"])
-    kept = np.load(context_path(tmp_path / "moves_seed2.npz"), allow_pickle=False)
+    kept = np.load(group_path(tmp_path / "moves_seed2.npz", "context"), allow_pickle=False)
     shard = MoveRollouts.load(tmp_path / "moves_seed2.npz")
     assert kept.shape == (len(shard.moves), len(CONTEXT))
     ctx = context()
@@ -231,7 +232,7 @@ def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_s
     rule = [make_policy("zheng_shang_you/rule", env, seed=s) for s in range(3)]
     assert play_episode(env, [agent, *rule], seed=0).decisions > 0
     main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8", "--features", "control"])
-    kept = np.load(context_path(tmp_path / "moves_seed2.npz", "control"), allow_pickle=False)
+    kept = np.load(group_path(tmp_path / "moves_seed2.npz", "control"), allow_pickle=False)
     expected = control_features(shard.observations[0].astype(np.float32), ctx.layout, ctx.options.combo_rules, moves)
     np.testing.assert_array_equal(kept[:first], expected.astype(np.float16))
     weights = load_weights(tmp_path / "final.npz")
