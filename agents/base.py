@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +81,11 @@ class Policy(ABC):
     @abstractmethod
     def act(self, observation: Mapping[str, np.ndarray]) -> int:
         """A legal action id for this observation."""
+
+    def played_data(self) -> Iterator[bytes]:
+        """What the policy plays from beyond its code and its spec's own file (a later step's earlier networks, read
+        from other files): part of its fingerprint (:func:`agents.specs.fingerprint`). None by default."""
+        return iter(())
 
     def view(self, observation: Mapping[str, np.ndarray], feature: str) -> np.ndarray:
         """One named feature group of the observation vector."""

@@ -342,7 +342,8 @@ def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
 def fingerprint(parsed: PolicySpec, policy: Policy, module_name: str | None = None) -> str:
     """A hash of what plays: the spec (parameters sorted); the source of the file or module it names
     (``module_name``); the source of every module that defines a class of the policy (its own, its bases', a
-    wrapped object's) or a function policy; the module of a registered factory; a checkpoint's bytes."""
+    wrapped object's) or a function policy; the module of a registered factory; a checkpoint's bytes; and what
+    the policy says it plays from besides (:meth:`~agents.base.Policy.played_data`)."""
     digest = hashlib.sha256(parsed.canonical().encode())
     for part in _fingerprinted_bytes(parsed, policy, module_name):
         digest.update(hashlib.sha256(part).digest())
@@ -365,3 +366,4 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
         source = module_source(name)
         if source is not None:
             yield source
+    yield from policy.played_data()

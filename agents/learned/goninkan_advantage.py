@@ -16,7 +16,7 @@ A second step of policy iteration is fitted on rollouts of a first-step agent; i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -163,6 +163,11 @@ class SteppedAdvantages:
     def fits(weights: ActorWeights, context: PolicyContext) -> None:
         """Refuse a network that does not fit the game (each player's own check)."""
         raise NotImplementedError
+
+    def played_data(self) -> Iterator[bytes]:
+        """Every step's network and margin: the earlier steps come from the zoo files the checkpoint names."""
+        for weights, margin in self.steps:
+            yield weights.played_bytes() + f"|{margin}".encode()
 
 
 class ImprovedKankeiPlayer(SteppedAdvantages, MoveFeatures):

@@ -78,6 +78,12 @@ class ActorWeights:
     meta: Mapping[str, Any]
     """``env_id``, ``options``, training step count and the like."""
 
+    def played_bytes(self) -> bytes:
+        """The bytes that decide its outputs: activation, every array, and the margin of a move-advantage step."""
+        arrays = [a for layer in (*self.hidden, self.action) for a in layer] + [self.obs_scale]
+        head = f"{self.activation}|{self.meta.get('margin')}|".encode()
+        return head + b"".join(a.dtype.str.encode() + str(a.shape).encode() + a.tobytes() for a in arrays)
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Action logits for one scaled-or-raw observation vector (scaled here)."""
         x = observation.astype(np.float32, copy=False) * self.obs_scale

@@ -112,9 +112,8 @@ def load_move_rollouts(folder: Path, groups: Sequence[str] = (), workers: int = 
     for group in groups:
         missing = [(p, group) for p, shard in zip(paths, shards, strict=True) if not _group_fits(p, shard, group)]
         if missing:  # no processes to start when every shard's rows are kept
-            with Pool(workers) as pool:
-                for (path, _), rows in zip(missing, pool.starmap(shard_group_of, missing), strict=True):
-                    np.save(group_path(path, group), rows, allow_pickle=False)
+            with Pool(workers) as pool:  # each shard's rows are kept as soon as they are done: a stopped run resumes
+                pool.starmap(keep_shard_group, missing, chunksize=1)
         for path, shard in zip(paths, shards, strict=True):
             kept = np.load(group_path(path, group), allow_pickle=False)
             shard.moves = np.concatenate([shard.moves, kept], axis=1)
@@ -124,6 +123,17 @@ def load_move_rollouts(folder: Path, groups: Sequence[str] = (), workers: int = 
 def group_path(shard: Path, group: str) -> Path:
     """Where a shard's rows of the situation ``group`` (:data:`~agents.learned.zsy_context.GROUPS`) are kept."""
     return shard.with_suffix(f".{group}.npy")
+
+
+def keep_shard_group(path: Path, group: str) -> Path:
+    """Compute the shard's rows of ``group`` and write them to :func:`group_path` (through a temporary file, so a
+    stopped run leaves either the whole rows or none)."""
+    kept = group_path(path, group)
+    partial = kept.with_name(kept.name + ".partial")
+    with partial.open("wb") as f:
+        np.save(f, shard_group_of(path, group), allow_pickle=False)
+    partial.replace(kept)
+    return kept
 
 
 def shard_group_of(path: Path, group: str) -> np.ndarray:

@@ -30,7 +30,7 @@ from cardenvs.agents.learned.zsy_context import (
     situation_names,
 )
 from cardenvs.agents.play import play_episode
-from cardenvs.agents.specs import make_policy
+from cardenvs.agents.specs import fingerprint, make_policy, parse_spec
 from cardenvs.experiments.research.move_rollouts import MoveRollouts, group_path
 from cardenvs.experiments.research.rollout_improvement import main
 from cardenvs.zheng_shang_you.actions import Pass
@@ -208,6 +208,17 @@ def test_the_situation_groups_are_read_in_their_order() -> None:
     assert play_episode(env, [later, *others], seed=0).decisions > 0  # each step reads its own columns
 
 
+def test_a_later_steps_fingerprint_covers_the_earlier_steps_it_reads_from_other_files() -> None:
+    later = network({"keeps_lead": 1.0}, 0.0)
+    spec = parse_spec("zheng_shang_you/rule")
+    prints = {
+        fingerprint(spec, ImprovedZsyPlayer(context(), later, seed=0, earlier=[network({name: 1.0}, 0.0)]))
+        for name in ("keeps_lead", "plays_left")
+    }
+    again = fingerprint(spec, ImprovedZsyPlayer(context(), later, seed=0, earlier=[network({"plays_left": 1.0}, 0.0)]))
+    assert len(prints) == 2 and again in prints  # the same checkpoint on other earlier steps plays otherwise
+
+
 def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_specs(tmp_path: Path) -> None:
     for seed in (1, 2):
         main(["collect", "--game", GAME, "--option", "num_players=4", "--option", "episode=deal", "--rounds", "1",
@@ -231,7 +242,10 @@ def test_the_command_line_fits_on_the_context_and_its_agent_plays_through_ckpt_s
     assert isinstance(agent, ImprovedZsyPlayer)
     rule = [make_policy("zheng_shang_you/rule", env, seed=s) for s in range(3)]
     assert play_episode(env, [agent, *rule], seed=0).decisions > 0
+    stopped = group_path(tmp_path / "moves_seed1.npz", "control").with_suffix(".npy.partial")
+    stopped.write_bytes(b"cut short")  # what a run stopped while writing leaves behind
     main(["fit", str(tmp_path), "--held-out-shards", "1", "--epochs", "1", "--hidden", "8", "--features", "control"])
+    assert not list(tmp_path.glob("*.partial")), "each shard's rows replace their partial file whole"
     kept = np.load(group_path(tmp_path / "moves_seed2.npz", "control"), allow_pickle=False)
     expected = control_features(shard.observations[0].astype(np.float32), ctx.layout, ctx.options.combo_rules, moves)
     np.testing.assert_array_equal(kept[:first], expected.astype(np.float16))
