@@ -87,6 +87,11 @@ class Policy(ABC):
         from other files): part of its fingerprint (:func:`agents.specs.fingerprint`). None by default."""
         return iter(())
 
+    def inner_policies(self) -> Iterator[tuple[str, Policy]]:
+        """The policies it plays through, each with the spec that built it (a searcher's rollout and prior): their
+        fingerprints are part of its own (:func:`agents.specs.fingerprint`). None by default."""
+        return iter(())
+
     def view(self, observation: Mapping[str, np.ndarray], feature: str) -> np.ndarray:
         """One named feature group of the observation vector."""
         return observation["observation"][self.context.layout[feature]]

@@ -342,8 +342,9 @@ def register_spec_prefix(prefix: str, loader: SpecLoader) -> None:
 def fingerprint(parsed: PolicySpec, policy: Policy, module_name: str | None = None) -> str:
     """A hash of what plays: the spec (parameters sorted); the source of the file or module it names
     (``module_name``); the source of every module that defines a class of the policy (its own, its bases', a
-    wrapped object's) or a function policy; the module of a registered factory; a checkpoint's bytes; and what
-    the policy says it plays from besides (:meth:`~agents.base.Policy.played_data`)."""
+    wrapped object's) or a function policy; the module of a registered factory; a checkpoint's bytes; what the
+    policy says it plays from besides (:meth:`~agents.base.Policy.played_data`); and the fingerprints of the policies
+    it plays through (:meth:`~agents.base.Policy.inner_policies`)."""
     digest = hashlib.sha256(parsed.canonical().encode())
     for part in _fingerprinted_bytes(parsed, policy, module_name):
         digest.update(hashlib.sha256(part).digest())
@@ -367,3 +368,5 @@ def _fingerprinted_bytes(parsed: PolicySpec, policy: Policy, module_name: str | 
         if source is not None:
             yield source
     yield from policy.played_data()
+    for spec, played_through in policy.inner_policies():
+        yield fingerprint(parse_spec(spec), played_through).encode()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +124,13 @@ class IsmctsPolicy(PlanningPolicy):
         """Root visits per action of the latest search (for tests and inspection)."""
         self.searches = 0
         self.search_seconds = 0.0
+
+    def inner_policies(self) -> Iterator[tuple[str, Policy]]:
+        """The rollout policy (one instance stands for every seat's) and the prior, by the specs that built them."""
+        if self.rollout_policies:
+            yield self.settings.rollout, self.rollout_policies[0]
+        if self.prior_policy is not None:
+            yield self.settings.prior, self.prior_policy
 
     def sit(self, tables: InformationSets) -> None:
         self.tables = tables

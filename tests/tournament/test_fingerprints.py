@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,8 @@ import pytest
 
 import cardenvs
 from cardenvs.agents import PolicyContext
+from cardenvs.agents.base import Policy
+from cardenvs.agents.registry import POLICIES
 from cardenvs.agents.specs import fingerprinted_policy
 from cardenvs.agents.tournament import Tournament
 from cardenvs.agents.tournament.schedule import Job
@@ -65,6 +68,32 @@ def test_a_checkpoint_is_fingerprinted_by_its_bytes(context: PolicyContext, tmp_
     save(1)
     assert _fingerprint(f"ckpt:{tmp_path / 'agent.npz'}", context) != first
     del rng
+
+
+class _Tuned(Policy):
+    """A registered policy whose data the test changes, as a retrained network's would."""
+
+    data = b"first"
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    def played_data(self) -> Iterator[bytes]:
+        yield self.data
+
+
+def test_a_searchers_fingerprint_covers_the_policies_it_plays_through(
+    context: PolicyContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(POLICIES, "verish_ne_verish/tuned", ("verish_ne_verish", _Tuned))
+    for key in ("rollout", "prior"):
+        other = "prior" if key == "rollout" else "rollout"
+        spec = f"search:?simulations=2&{key}=verish_ne_verish/tuned&{other}=verish_ne_verish/rule"
+        monkeypatch.setattr(_Tuned, "data", b"first")
+        before = _fingerprint(spec, context)
+        assert _fingerprint(spec, context) == before
+        monkeypatch.setattr(_Tuned, "data", b"second")  # the searcher's own spec and code are unchanged
+        assert _fingerprint(spec, context) != before
 
 
 def _tournament(spec: str) -> Tournament:
