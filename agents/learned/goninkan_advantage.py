@@ -165,7 +165,8 @@ class SteppedAdvantages:
         raise NotImplementedError
 
     def played_data(self) -> Iterator[bytes]:
-        """Every step's network and margin: the earlier steps come from the zoo files the checkpoint names."""
+        """Every step's network and the margin it plays at (a step's margin may differ from its checkpoint's): the
+        earlier steps come from the zoo files the checkpoint names."""
         for weights, margin in self.steps:
             yield weights.played_bytes() + f"|{margin}".encode()
 

@@ -79,10 +79,11 @@ class ActorWeights:
     """``env_id``, ``options``, training step count and the like."""
 
     def played_bytes(self) -> bytes:
-        """The bytes that decide its outputs: activation, every array, and the margin of a move-advantage step."""
+        """The bytes that decide its outputs: the activation and every array (each with its dtype and shape)."""
         arrays = [a for layer in (*self.hidden, self.action) for a in layer] + [self.obs_scale]
-        head = f"{self.activation}|{self.meta.get('margin')}|".encode()
-        return head + b"".join(a.dtype.str.encode() + str(a.shape).encode() + a.tobytes() for a in arrays)
+        return self.activation.encode() + b"".join(
+            a.dtype.str.encode() + str(a.shape).encode() + a.tobytes() for a in arrays
+        )
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Action logits for one scaled-or-raw observation vector (scaled here)."""
