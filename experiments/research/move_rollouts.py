@@ -125,7 +125,7 @@ def group_path(shard: Path, group: str) -> Path:
     return shard.with_suffix(f".{group}.npy")
 
 
-def keep_shard_group(path: Path, group: str) -> Path:
+def keep_shard_group(path: Path, group: str) -> None:
     """Compute the shard's rows of ``group`` and write them to :func:`group_path` (through a temporary file, so a
     stopped run leaves either the whole rows or none)."""
     kept = group_path(path, group)
@@ -133,7 +133,6 @@ def keep_shard_group(path: Path, group: str) -> Path:
     with partial.open("wb") as f:
         np.save(f, shard_group_of(path, group), allow_pickle=False)
     partial.replace(kept)
-    return kept
 
 
 def shard_group_of(path: Path, group: str) -> np.ndarray:
